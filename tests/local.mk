@@ -12,3 +12,12 @@ AM_TESTS_ENVIRONMENT = \
 # Unit tests link the library and cmocka.
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(JSONC_CFLAGS)
 UNIT_LDADD = $(ELFCET_LIBS) $(CMOCKA_LIBS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_property_note
+TESTS += tests/test_property_note
+tests_test_property_note_SOURCES = tests/test_property_note.c tests/elf_builder.c \
+	tests/elf_builder.h
+tests_test_property_note_CFLAGS = $(UNIT_CFLAGS)
+tests_test_property_note_LDADD = $(UNIT_LDADD)
+endif
