@@ -1,5 +1,6 @@
 # elfcet/: the command line, a thin layer over scanner/.
 bin_PROGRAMS += elfcet/elfcet
-elfcet_elfcet_SOURCES = elfcet/main.c elfcet/commands.h elfcet/cmd_audit.c
+elfcet_elfcet_SOURCES = elfcet/main.c elfcet/commands.h elfcet/cmd_audit.c \
+	elfcet/cmd_mark.c
 elfcet_elfcet_LDADD = $(ELFCET_LIBS)
 dist_man_MANS += elfcet/elfcet.1

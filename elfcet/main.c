@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "audit", cmd_audit, "say whether x86 ELF files would run under IBT and shadow stack" },
+	{ "mark", cmd_mark, "set or clear the IBT and SHSTK bits of x86 ELF files, safely" },
 };
 
 static void usage(FILE *out)

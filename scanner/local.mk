@@ -16,7 +16,11 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/audit.c scanner/audit.h \
 	scanner/path_walk.c scanner/path_walk.h \
 	scanner/audit_runner.c scanner/audit_runner.h \
-	scanner/report.h scanner/report_text.c scanner/report_json.c
+	scanner/report.h scanner/report_text.c scanner/report_json.c \
+	scanner/mark_plan.c scanner/mark_plan.h \
+	scanner/mark_layout.c scanner/mark_layout.h \
+	scanner/mark_write.c scanner/mark_write.h \
+	scanner/mark.c scanner/mark.h
 
 # What every program linked with the library needs.
 ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(JSONC_LIBS)
