@@ -21,3 +21,12 @@ tests_test_property_note_SOURCES = tests/test_property_note.c tests/elf_builder.
 tests_test_property_note_CFLAGS = $(UNIT_CFLAGS)
 tests_test_property_note_LDADD = $(UNIT_LDADD)
 endif
+
+# elfcet mark: the planner (unit), the three layouts on real binaries, the safety rules.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_mark_plan
+TESTS += tests/test_mark_plan
+tests_test_mark_plan_SOURCES = tests/test_mark_plan.c tests/elf_builder.c tests/elf_builder.h
+tests_test_mark_plan_CFLAGS = $(UNIT_CFLAGS)
+tests_test_mark_plan_LDADD = $(UNIT_LDADD)
+endif
