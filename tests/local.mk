@@ -30,3 +30,5 @@ tests_test_mark_plan_SOURCES = tests/test_mark_plan.c tests/elf_builder.c tests/
 tests_test_mark_plan_CFLAGS = $(UNIT_CFLAGS)
 tests_test_mark_plan_LDADD = $(UNIT_LDADD)
 endif
+TESTS += tests/mark-layouts.sh
+EXTRA_DIST += tests/mark-layouts.sh tests/mark-bytes-check.sh
