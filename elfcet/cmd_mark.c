@@ -176,10 +176,12 @@ static void report_done(const struct mark_cli *cli, const char *path,
 	       p->old_present ? before : "none", p->new_present ? after : "none", (int)p->layout,
 	       mark_layout_name(p->layout));
 	if (p->relocated)
-		printf("; note moved to 0x%" PRIx64 " (file offset 0x%" PRIx64 ")%s%s%s", p->seg_vaddr,
+		printf("; note now at 0x%" PRIx64 " (file offset 0x%" PRIx64 ")%s%s%s", p->seg_vaddr,
 		       p->seg_offset,
 		       p->new_load ? " under a new PT_LOAD" : " in the padding after a segment",
-		       p->table_moved ? ", program header table moved and grown" : "",
+		       p->table_moved ? ", program header table moved and grown"
+		       : p->table_grown ? ", program header table grown in place (interpreter name "
+					  "and notes moved along)" : "",
 		       p->section_added ? ", section header added" : "");
 	printf(")\n");
 	if (cli->verbose || cli->opt.dry_run) {

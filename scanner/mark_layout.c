@@ -461,6 +461,145 @@ check:
 	return 0;
 }
 
+/* What moves to let the program header table grow where it is. */
+struct room {
+	uint64_t from, to;       /* file bytes right after the table that move */
+	uint64_t to_off;         /* their new file offset */
+	uint64_t delta;          /* new vaddr - old vaddr (modulo 2^64) */
+	long load;               /* the PT_LOAD that grows over the padding they move to */
+};
+
+static const char *section_name(const struct elf_model *m, const struct raw_ehdr *eh,
+				const unsigned char *shtab, size_t shcount, uint32_t name)
+{
+	struct raw_shdr str;
+	const unsigned char *p;
+
+	if (eh->shstrndx == 0 || eh->shstrndx >= shcount)
+		return "";
+	decode_shdr(shtab + eh->shstrndx * shdr_size(eh->is64), eh->is64, &str);
+	if (name >= str.size)
+		return "";
+	p = elf_model_file_bytes(m, str.offset + name, str.size - name);
+	return p && memchr(p, '\0', str.size - name) ? (const char *)p : "";
+}
+
+static const GElf_Phdr *load_holding(const struct elf_model *m, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+
+		if (ph->p_type == PT_LOAD && ph->p_offset <= off && off < ph->p_offset + ph->p_filesz)
+			return ph;
+	}
+	return NULL;
+}
+
+/* The program header table can grow by NEED bytes where it is when what follows it is
+ * only the interpreter name and notes (as ld lays out every executable): those move, with
+ * their headers, sections and symbols, into the padding after a read-only segment, and
+ * the new note goes right after them. Binutils always writes the table right after the
+ * ELF header, so this is the one kind of growth that strip and objcopy keep. */
+static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
+		     const unsigned char *shtab, size_t shcount, uint64_t need,
+		     uint64_t note_size, unsigned nalign, struct room *r)
+{
+	uint64_t from = eh->phoff + (uint64_t)eh->phnum * eh->phentsize, to = from + need;
+	const GElf_Phdr *home, *gap;
+	bool changed = true;
+	uint64_t at;
+	size_t i;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < shcount; i++) {
+			struct raw_shdr sh;
+
+			decode_shdr(shtab + i * shdr_size(eh->is64), eh->is64, &sh);
+			if (sh.type == SHT_NULL || sh.type == SHT_NOBITS || sh.size == 0 ||
+			    sh.offset >= to || sh.offset + sh.size <= from)
+				continue;
+			if (sh.offset < from)
+				return -1;
+			if (sh.type != SHT_NOTE &&
+			    strcmp(section_name(m, eh, shtab, shcount, sh.name), ".interp") != 0)
+				return -1;
+			if (sh.offset + sh.size > to) {
+				to = sh.offset + sh.size;
+				changed = true;
+			}
+		}
+		for (i = 0; i < m->phnum; i++) {
+			const GElf_Phdr *ph = &m->phdrs[i];
+
+			if (ph->p_type == PT_LOAD || ph->p_type == PT_PHDR || ph->p_filesz == 0 ||
+			    ph->p_type == PT_GNU_PROPERTY || ph->p_offset >= to ||
+			    ph->p_offset + ph->p_filesz <= from)
+				continue;
+			if ((ph->p_type != PT_INTERP && ph->p_type != PT_NOTE) || ph->p_offset < from)
+				return -1;
+			if (ph->p_offset + ph->p_filesz > to) {
+				to = ph->p_offset + ph->p_filesz;
+				changed = true;
+			}
+		}
+	}
+	home = load_holding(m, from);
+	if (!home || home != load_holding(m, to - 1) || to > m->size)
+		return -1;
+	/* Moved by a multiple of 8, so every note and name keeps its alignment. */
+	r->load = find_gap(m, eh, shtab, shcount,
+			   (from & 7) + align_up(to - from, nalign) + note_size, 8, &at);
+	if (r->load < 0)
+		return -1;
+	gap = &m->phdrs[r->load];
+	r->from = from;
+	r->to = to;
+	r->to_off = at + (from & 7);
+	r->delta = (gap->p_vaddr + (r->to_off - gap->p_offset)) -
+		   (home->p_vaddr + (from - home->p_offset));
+	return 0;
+}
+
+/* Symbols defined in the sections that moved follow them. */
+static void move_symbols(const struct elf_model *m, const struct raw_ehdr *eh,
+			 const unsigned char *shtab, size_t shcount, const struct room *r,
+			 struct mark_plan *plan)
+{
+	size_t es = shdr_size(eh->is64), i;
+	uint64_t j;
+
+	for (i = 0; i < shcount; i++) {
+		uint64_t entsize = eh->is64 ? 24 : 16;
+		const unsigned char *syms;
+		struct raw_shdr sh;
+
+		decode_shdr(shtab + i * es, eh->is64, &sh);
+		if ((sh.type != SHT_SYMTAB && sh.type != SHT_DYNSYM) || sh.entsize != entsize)
+			continue;
+		syms = elf_model_file_bytes(m, sh.offset, sh.size);
+		for (j = 0; syms && j + entsize <= sh.size; j += entsize) {
+			const unsigned char *sym = syms + j;
+			uint16_t ndx = (uint16_t)(eh->is64 ? sym[6] | sym[7] << 8
+							  : sym[14] | sym[15] << 8);
+			struct raw_shdr target;
+			uint64_t value;
+
+			if (ndx == SHN_UNDEF || ndx >= shcount)
+				continue;
+			decode_shdr(shtab + ndx * es, eh->is64, &target);
+			if (target.type == SHT_NOBITS || target.offset < r->from ||
+			    target.offset >= r->to)
+				continue;
+			value = eh->is64 ? load_le64(sym + 8) : load_le32(sym + 4);
+			put_word(plan, eh->is64, sh.offset + j + (eh->is64 ? 8 : 4),
+				 value + r->delta, "symbol value");
+		}
+	}
+}
+
 /* The program header table being rebuilt: the old entries with their new values, and
  * for each the index it came from (-1 for a new one). */
 struct phdr_list {
@@ -491,6 +630,8 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	const unsigned char *shtab = NULL, *strtab = NULL;
 	size_t shcount = 0, i, last_load = 0, es;
 	bool has_gnu_property = false, table_moves, add_section = false, new_load = false;
+	bool grown_in_place = false;
+	struct room room = { 0 };
 	struct phdr_list *list = NULL;
 	struct raw_shdr strsh = { 0 };
 	unsigned char *buf = NULL;
@@ -549,13 +690,26 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	if (!has_gnu_property)
 		list_insert(list, list->count, &(GElf_Phdr){ .p_type = PT_GNU_PROPERTY });
 
-	/* First choice: the gap after a read-only segment, which then grows over it. The
-	 * program header table moves with the note only when it has to grow. */
+	/* First choice: the gap after a read-only segment, which then grows over it. A
+	 * table that must grow grows where it is when what follows it can move there too,
+	 * else it moves with the note. */
 	table_moves = list->count > m->phnum;
-	phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
-	table_size = table_moves ? align_up(phsize, nalign) : 0;
-	c_size = table_size + note_size;
-	grow = find_gap(m, &eh, shtab, shcount, c_size, table_moves ? 8 : nalign, &c_off);
+	if (table_moves && make_room(m, &eh, shtab, shcount,
+				     (list->count - m->phnum) * eh.phentsize, note_size, nalign,
+				     &room) == 0) {
+		table_moves = false;
+		grown_in_place = true;
+		phsize = list->count * eh.phentsize;
+		c_off = room.to_off;
+		table_size = align_up(room.to - room.from, nalign);
+		c_size = table_size + note_size;
+		grow = room.load;
+	} else {
+		phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
+		table_size = table_moves ? align_up(phsize, nalign) : 0;
+		c_size = table_size + note_size;
+		grow = find_gap(m, &eh, shtab, shcount, c_size, table_moves ? 8 : nalign, &c_off);
+	}
 	if (grow >= 0) {
 		const GElf_Phdr *l = &m->phdrs[grow];
 
@@ -598,7 +752,16 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	for (i = 0; i < list->count; i++) {
 		GElf_Phdr *p = &list->items[i];
 
-		if (p->p_type == PT_PHDR && table_moves) {
+		if (grown_in_place && list->from[i] >= 0 &&
+		    (p->p_type == PT_INTERP || p->p_type == PT_NOTE) &&
+		    p->p_offset >= room.from && p->p_offset < room.to) {
+			p->p_offset += room.to_off - room.from;
+			p->p_vaddr += room.delta;
+			p->p_paddr += room.delta;
+		}
+		if (p->p_type == PT_PHDR && grown_in_place) {
+			p->p_filesz = p->p_memsz = phsize;
+		} else if (p->p_type == PT_PHDR && table_moves) {
 			p->p_offset = c_off;
 			p->p_vaddr = c_vaddr;
 			p->p_paddr = c_vaddr + pdelta;
@@ -664,11 +827,13 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	memcpy(plan->image, m->data, m->size);
 	plan->size = total;
 	plan->relocated = true;
-	plan->seg_offset = c_off;
-	plan->seg_vaddr = c_vaddr;
-	plan->seg_size = c_size;
+	plan->seg_offset = note_off;
+	plan->seg_vaddr = c_vaddr + table_size;
+	plan->seg_size = note_size;
 	plan->new_load = new_load;
 	plan->table_moved = table_moves;
+	plan->table_grown = grown_in_place;
+	plan->moved_bytes = grown_in_place ? room.to - room.from : 0;
 
 	for (i = 0; i < list->count; i++)
 		encode_phdr(buf + i * eh.phentsize, eh.is64, &list->items[i]);
@@ -677,6 +842,27 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 		put_word(plan, eh.is64, eh.is64 ? 32 : 28, c_off, "e_phoff");
 		put_half(plan, eh.is64 ? 56 : 44, (uint16_t)list->count, "e_phnum");
 	} else {
+		if (grown_in_place) {
+			/* What followed the table moves first; the table grows over it. */
+			mark_plan_put(plan, room.to_off, m->data + room.from, room.to - room.from,
+				      "moved interpreter name and notes");
+			put_half(plan, eh.is64 ? 56 : 44, (uint16_t)list->count, "e_phnum");
+			for (i = 0; i < shcount; i++) {
+				struct raw_shdr sh;
+
+				decode_shdr(shtab + i * es, eh.is64, &sh);
+				if (sh.type == SHT_NULL || sh.type == SHT_NOBITS || sh.size == 0 ||
+				    sh.offset < room.from || sh.offset >= room.to)
+					continue;
+				sh.offset += room.to_off - room.from;
+				sh.addr += room.delta;
+				encode_shdr(buf, eh.is64, &sh);
+				mark_plan_put(plan, eh.shoff + i * es, buf, es, "moved section header");
+			}
+			move_symbols(m, &eh, shtab, shcount, &room, plan);
+			for (i = 0; i < list->count; i++)
+				encode_phdr(buf + i * eh.phentsize, eh.is64, &list->items[i]);
+		}
 		/* Only the entries that changed are rewritten. */
 		for (i = 0; i < list->count; i++) {
 			uint64_t at = eh.phoff + i * eh.phentsize;
@@ -707,7 +893,8 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 			.size = note_size, .addralign = nalign,
 		};
 
-		memcpy(buf, shtab, shcount * es);
+		/* From the image: headers of moved sections are already updated there. */
+		memcpy(buf, plan->image + eh.shoff, shcount * es);
 		if (strtab_off) {
 			mark_plan_put(plan, strtab_off, strtab, strsh.size, "section names");
 			mark_plan_put(plan, strtab_off + strsh.size, NOTE_SECTION_NAME,

@@ -39,7 +39,9 @@ struct mark_plan {
 	bool relocated;                   /* the note moved to new space */
 	bool new_load;                    /* ... under a new PT_LOAD at the end of the file */
 	bool table_moved;                 /* ... with the program header table, grown */
-	uint64_t seg_offset, seg_vaddr, seg_size;  /* where the moved bytes are */
+	bool table_grown;                 /* the table grew where it is ... */
+	uint64_t moved_bytes;             /* ... over these bytes (.interp, notes), moved */
+	uint64_t seg_offset, seg_vaddr, seg_size;  /* where the new note is */
 	bool section_added;               /* a .note.gnu.property section header was added */
 	unsigned char *image;             /* the whole new file */
 	uint64_t size, orig_size;

@@ -30,7 +30,23 @@ loads() { # FILE: "offset end" of each PT_LOAD
 
 # A PT_LOAD that grew over the padding after it: the bytes it gained may be new.
 grown=$(join <(loads "$orig" | sort) <(loads "$new" | sort) | awk '$3 > $2 { print $2, $3 }')
-allowed=$( { ranges "$orig"; ranges "$new"; echo "$grown"; } )
+# Sections that moved (to let the program header table grow): the symbol table entries
+# of symbols defined in them may change (their values follow).
+sections() { readelf -SW "$1" | sed -n 's/^ *\[ *\([0-9]*\)\] *\([^ ]*\) *[A-Z_]* *[0-9a-f]* \([0-9a-f]*\).*/\1 \2 \3/p'; }
+moved=$(join -j 2 <(sections "$orig" | sort -k 2) <(sections "$new" | sort -k 2) |
+	awk '$3 != $5 { print $2 }')
+symentries=$(for tab in .symtab .dynsym; do
+	read -r off entsize < <(readelf -SW "$orig" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk -v t=$tab '$1 == t { print $4, $6 }')
+	[ -n "${off:-}" ] || continue
+	readelf -sW "$orig" | awk -v t="'$tab'" -v moved=" $(echo $moved) " '
+		/^Symbol table/ { cur = $3 }
+		cur == t && $1 ~ /^[0-9]+:$/ && index(moved, " " $7 " ") { print $1 + 0 }' |
+	while read -r n; do
+		echo $((16#$off + n * 16#$entsize)) $((16#$off + (n + 1) * 16#$entsize))
+	done
+done)
+allowed=$( { ranges "$orig"; ranges "$new"; echo "$grown"; echo "$symentries"; } )
 size=$(stat -c %s "$orig")
 # cmp -l prints 1-based offsets of differing bytes; "EOF" when one file is longer.
 cmp -l "$orig" "$new" 2>/dev/null | awk -v size="$size" -v allowed="$allowed" '
