@@ -32,3 +32,5 @@ tests_test_mark_plan_LDADD = $(UNIT_LDADD)
 endif
 TESTS += tests/mark-layouts.sh
 EXTRA_DIST += tests/mark-layouts.sh tests/mark-bytes-check.sh
+TESTS += tests/mark-safety.sh tests/mark-mounts.sh
+EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
