@@ -21,3 +21,15 @@ tests_test_property_note_SOURCES = tests/test_property_note.c tests/elf_builder.
 tests_test_property_note_CFLAGS = $(UNIT_CFLAGS)
 tests_test_property_note_LDADD = $(UNIT_LDADD)
 endif
+
+# Test helpers: programs the test scripts run.
+check_PROGRAMS += tests/elf-damage
+tests_elf_damage_SOURCES = tests/elf_damage.c
+tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_elf_damage_LDADD = $(ELFCET_LIBS)
+
+# End-to-end: the tool on real binaries.
+TESTS += tests/corpus-notes.sh tests/readelf-agree.sh
+EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh
+# readelf-agree also reads the corpus that corpus-notes builds.
+tests/readelf-agree.log: tests/corpus-notes.log
