@@ -29,7 +29,8 @@ tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_elf_damage_LDADD = $(ELFCET_LIBS)
 
 # End-to-end: the tool on real binaries.
-TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh
-EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh
+TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
+tests/valgrind.log: tests/corpus-notes.log
