@@ -34,3 +34,9 @@ EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh te
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
+EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
+# What the end-to-end tests leave in the build tree.
+clean-local: clean-test-outputs
+clean-test-outputs:
+	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
+.PHONY: clean-test-outputs
