@@ -22,6 +22,25 @@ tests_test_property_note_CFLAGS = $(UNIT_CFLAGS)
 tests_test_property_note_LDADD = $(UNIT_LDADD)
 endif
 
+# Test helpers: programs the test scripts run.
+check_PROGRAMS += tests/elf-damage
+tests_elf_damage_SOURCES = tests/elf_damage.c
+tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_elf_damage_LDADD = $(ELFCET_LIBS)
+
+# End-to-end: the tool on real binaries.
+TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+# readelf-agree also reads the corpus that corpus-notes builds.
+tests/readelf-agree.log: tests/corpus-notes.log
+tests/valgrind.log: tests/corpus-notes.log
+EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
+# What the end-to-end tests leave in the build tree.
+clean-local: clean-test-outputs
+clean-test-outputs:
+	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
+.PHONY: clean-test-outputs
+
 # elfcet mark: the planner (unit), the three layouts on real binaries, the safety rules.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_mark_plan
