@@ -180,8 +180,8 @@ static void report_done(const struct mark_cli *cli, const char *path,
 		       p->seg_offset,
 		       p->new_load ? " under a new PT_LOAD" : " in the padding after a segment",
 		       p->table_moved ? ", program header table moved and grown"
-		       : p->table_grown ? ", program header table grown in place (interpreter name "
-					  "and notes moved along)" : "",
+		       : p->table_grown ? ", program header table grown in place (what followed "
+					  "it moved along)" : "",
 		       p->section_added ? ", section header added" : "");
 	printf(")\n");
 	if (cli->verbose || cli->opt.dry_run) {

@@ -464,6 +464,9 @@ check:
 /* What moves to let the program header table grow where it is. */
 struct room {
 	uint64_t from, to;       /* file bytes right after the table that move */
+	uint64_t dyn_at[2];      /* file offsets of the DT_HASH / DT_GNU_HASH values to move */
+	uint64_t dyn_value[2];
+	int ndyn;
 	uint64_t to_off;         /* their new file offset */
 	uint64_t delta;          /* new vaddr - old vaddr (modulo 2^64) */
 	long load;               /* the PT_LOAD that grows over the padding they move to */
@@ -497,9 +500,32 @@ static const GElf_Phdr *load_holding(const struct elf_model *m, uint64_t off)
 	return NULL;
 }
 
+/* File offset of the value of the dynamic entry TAG whose value is VALUE. */
+static bool dynamic_entry(const struct elf_model *m, int64_t tag, uint64_t value, uint64_t *at)
+{
+	const GElf_Phdr *dyn = elf_model_find_phdr(m, PT_DYNAMIC);
+	uint64_t word = m->elf_class == ELFCLASS64 ? 8 : 4, i;
+	const unsigned char *p;
+
+	if (!dyn || !(p = elf_model_file_bytes(m, dyn->p_offset, dyn->p_filesz)))
+		return false;
+	for (i = 0; i + 2 * word <= dyn->p_filesz; i += 2 * word) {
+		int64_t t = word == 8 ? (int64_t)load_le64(p + i) : (int32_t)load_le32(p + i);
+
+		if (t == DT_NULL)
+			break;
+		if (t == tag && elf_model_read_word(m, p + i + word) == value) {
+			*at = dyn->p_offset + i + word;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The program header table can grow by NEED bytes where it is when what follows it is
- * only the interpreter name and notes (as ld lays out every executable): those move, with
- * their headers, sections and symbols, into the padding after a read-only segment, and
+ * only the interpreter name, notes and hash tables (as ld lays out programs and
+ * libraries): those move, with their program and section headers, symbols and dynamic
+ * tags, into the padding after a read-only segment, and
  * the new note goes right after them. Binutils always writes the table right after the
  * ELF header, so this is the one kind of growth that strip and objcopy keep. */
 static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
@@ -523,7 +549,7 @@ static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 				continue;
 			if (sh.offset < from)
 				return -1;
-			if (sh.type != SHT_NOTE &&
+			if (sh.type != SHT_NOTE && sh.type != SHT_HASH && sh.type != SHT_GNU_HASH &&
 			    strcmp(section_name(m, eh, shtab, shcount, sh.name), ".interp") != 0)
 				return -1;
 			if (sh.offset + sh.size > to) {
@@ -549,6 +575,22 @@ static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 	home = load_holding(m, from);
 	if (!home || home != load_holding(m, to - 1) || to > m->size)
 		return -1;
+	/* A hash table that moves is found by ld.so through its dynamic tag, which moves
+	 * with it; without that tag, it stays. */
+	r->ndyn = 0;
+	for (i = 0; i < shcount; i++) {
+		struct raw_shdr sh;
+
+		decode_shdr(shtab + i * shdr_size(eh->is64), eh->is64, &sh);
+		if ((sh.type != SHT_HASH && sh.type != SHT_GNU_HASH) || sh.offset < from ||
+		    sh.offset >= to)
+			continue;
+		if (r->ndyn == 2 ||
+		    !dynamic_entry(m, sh.type == SHT_HASH ? DT_HASH : DT_GNU_HASH, sh.addr,
+				   &r->dyn_at[r->ndyn]))
+			return -1;
+		r->dyn_value[r->ndyn++] = sh.addr;
+	}
 	/* Moved by a multiple of 8, so every note and name keeps its alignment. */
 	r->load = find_gap(m, eh, shtab, shcount,
 			   (from & 7) + align_up(to - from, nalign) + note_size, 8, &at);
@@ -860,6 +902,9 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 				mark_plan_put(plan, eh.shoff + i * es, buf, es, "moved section header");
 			}
 			move_symbols(m, &eh, shtab, shcount, &room, plan);
+			for (i = 0; i < (size_t)room.ndyn; i++)
+				put_word(plan, eh.is64, room.dyn_at[i], room.dyn_value[i] + room.delta,
+					 "dynamic hash table address");
 			for (i = 0; i < list->count; i++)
 				encode_phdr(buf + i * eh.phentsize, eh.is64, &list->items[i]);
 		}

@@ -46,7 +46,15 @@ symentries=$(for tab in .symtab .dynsym; do
 		echo $((16#$off + n * 16#$entsize)) $((16#$off + (n + 1) * 16#$entsize))
 	done
 done)
-allowed=$( { ranges "$orig"; ranges "$new"; echo "$grown"; echo "$symentries"; } )
+# Dynamic entries that changed (the address of a hash table that moved along).
+dynentries=$(read -r off entsize < <(readelf -SW "$orig" | sed 's/^ *\[ *[0-9]*\]//' |
+		awk '$1 == ".dynamic" { print $4, $6 }')
+	[ -n "${off:-}" ] &&
+	paste -d '|' <(readelf -dW "$orig" | grep '^ *0x') <(readelf -dW "$new" | grep '^ *0x') |
+	awk -F'|' '$1 != $2 { print NR - 1 }' | while read -r n; do
+		echo $((16#$off + n * 16#$entsize)) $((16#$off + (n + 1) * 16#$entsize))
+	done)
+allowed=$( { ranges "$orig"; ranges "$new"; echo "$grown"; echo "$symentries"; echo "$dynentries"; } )
 size=$(stat -c %s "$orig")
 # cmp -l prints 1-based offsets of differing bytes; "EOF" when one file is longer.
 cmp -l "$orig" "$new" 2>/dev/null | awk -v size="$size" -v allowed="$allowed" '
