@@ -417,6 +417,36 @@ static long find_gap(const struct elf_model *m, const struct raw_ehdr *eh,
  * padding allows it, vaddr - offset also equals that of the first PT_LOAD, so that loaders
  * which compute the program headers' address from the first PT_LOAD (kernels before
  * 5.18, qemu-user) agree. */
+/* The largest symbol size in the file. Tools that check relocations (eu-elflint) take a
+ * relocated word plus its symbol's size as the bytes it touches; a read-only segment
+ * closer than that above the data would look written to. */
+static uint64_t largest_symbol(const struct elf_model *m)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t largest = 0;
+
+	if (m->shnum == 0)
+		return 0;
+	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sym;
+
+			if (gelf_getsym(data, (int)i, &sym) && sym.st_size > largest &&
+			    sym.st_size < (1ull << 32))
+				largest = sym.st_size;
+		}
+	}
+	return largest;
+}
+
 static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset,
 			 uint64_t *vaddr, char *err, size_t errlen)
 {
@@ -439,7 +469,7 @@ static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset,
 	if (!first)
 		return fail(err, errlen, "no PT_LOAD segment");
 	base = align_up(m->size, 8);
-	top = align_up(maxend, page);
+	top = align_up(maxend, page) + align_up(largest_symbol(m), page);
 	if (first->p_vaddr >= first->p_offset) {
 		delta = first->p_vaddr - first->p_offset;
 		if (delta % page == 0) {
@@ -469,7 +499,8 @@ struct room {
 	int ndyn;
 	uint64_t to_off;         /* their new file offset */
 	uint64_t delta;          /* new vaddr - old vaddr (modulo 2^64) */
-	long load;               /* the PT_LOAD that grows over the padding they move to */
+	long load;               /* the PT_LOAD that grows over the padding they move to, */
+	uint64_t seg_off, seg_vaddr;  /* or -1 and where the new PT_LOAD starts */
 };
 
 static const char *section_name(const struct elf_model *m, const struct raw_ehdr *eh,
@@ -530,7 +561,7 @@ static bool dynamic_entry(const struct elf_model *m, int64_t tag, uint64_t value
  * ELF header, so this is the one kind of growth that strip and objcopy keep. */
 static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 		     const unsigned char *shtab, size_t shcount, uint64_t need,
-		     uint64_t note_size, unsigned nalign, struct room *r)
+		     uint64_t note_size, unsigned nalign, bool at_end, struct room *r)
 {
 	uint64_t from = eh->phoff + (uint64_t)eh->phnum * eh->phentsize, to = from + need;
 	const GElf_Phdr *home, *gap;
@@ -591,15 +622,28 @@ static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 			return -1;
 		r->dyn_value[r->ndyn++] = sh.addr;
 	}
-	/* Moved by a multiple of 8, so every note and name keeps its alignment. */
+	/* Moved by a multiple of 8, so every note and name keeps its alignment: into the
+	 * padding after a segment, or to a new segment at the end of the file. */
+	r->from = from;
+	r->to = to;
+	if (at_end) {
+		char err[128];
+
+		r->load = -1;
+		if (place_segment(m, eh->is64, &r->seg_off, &r->seg_vaddr, err, sizeof(err)) != 0)
+			return -1;
+		r->to_off = r->seg_off + (from & 7);
+		r->delta = (r->seg_vaddr + (from & 7)) - (home->p_vaddr + (from - home->p_offset));
+		return 0;
+	}
 	r->load = find_gap(m, eh, shtab, shcount,
 			   (from & 7) + align_up(to - from, nalign) + note_size, 8, &at);
 	if (r->load < 0)
 		return -1;
 	gap = &m->phdrs[r->load];
-	r->from = from;
-	r->to = to;
 	r->to_off = at + (from & 7);
+	r->seg_off = at;
+	r->seg_vaddr = gap->p_vaddr + (at - gap->p_offset);
 	r->delta = (gap->p_vaddr + (r->to_off - gap->p_offset)) -
 		   (home->p_vaddr + (from - home->p_offset));
 	return 0;
@@ -659,6 +703,13 @@ static void list_insert(struct phdr_list *l, size_t at, const GElf_Phdr *ph)
 	l->count++;
 }
 
+static void list_remove(struct phdr_list *l, size_t at)
+{
+	memmove(l->items + at, l->items + at + 1, (l->count - at - 1) * sizeof(*l->items));
+	memmove(l->from + at, l->from + at + 1, (l->count - at - 1) * sizeof(*l->from));
+	l->count--;
+}
+
 int mark_layout_relocate(const struct elf_model *m, const struct property_note *note,
 			 const struct mark_desc *desc, struct mark_plan *plan, char *err,
 			 size_t errlen)
@@ -669,6 +720,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	uint64_t note_size = NOTE_HEADER_SIZE + desc->size;
 	uint64_t c_off = 0, c_vaddr = 0, c_size, table_size = 0, note_off, total, phsize;
 	uint64_t strtab_off = 0, shtab_off = 0, strtab_size = 0, pdelta = 0;
+	uint64_t seg_off = 0, seg_vaddr = 0;
 	const unsigned char *shtab = NULL, *strtab = NULL;
 	size_t shcount = 0, i, last_load = 0, es;
 	bool has_gnu_property = false, table_moves, add_section = false, new_load = false;
@@ -732,27 +784,55 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	if (!has_gnu_property)
 		list_insert(list, list->count, &(GElf_Phdr){ .p_type = PT_GNU_PROPERTY });
 
-	/* First choice: the gap after a read-only segment, which then grows over it. A
-	 * table that must grow grows where it is when what follows it can move there too,
-	 * else it moves with the note. */
+	/* First choice: the gap after a read-only segment, which then grows over it.
+	 * Second: a new read-only PT_LOAD at the end of the file, right after the last
+	 * PT_LOAD entry (loaders want them in address order). A table that must grow grows
+	 * where it is when what follows it can move to the new space too; only when that
+	 * fails does it move with the note. */
 	table_moves = list->count > m->phnum;
 	if (table_moves && make_room(m, &eh, shtab, shcount,
 				     (list->count - m->phnum) * eh.phentsize, note_size, nalign,
-				     &room) == 0) {
-		table_moves = false;
+				     false, &room) == 0) {
 		grown_in_place = true;
+	} else if (table_moves) {
+		list_insert(list, last_load + 1, &(GElf_Phdr){ .p_type = PT_LOAD });
+		if (make_room(m, &eh, shtab, shcount, (list->count - m->phnum) * eh.phentsize,
+			      note_size, nalign, true, &room) == 0) {
+			grown_in_place = true;
+			new_load = true;
+		} else {
+			list_remove(list, last_load + 1);
+		}
+	}
+	if (grown_in_place) {
+		table_moves = false;
 		phsize = list->count * eh.phentsize;
 		c_off = room.to_off;
 		table_size = align_up(room.to - room.from, nalign);
 		c_size = table_size + note_size;
 		grow = room.load;
+		seg_off = room.seg_off;
+		seg_vaddr = room.seg_vaddr;
+		c_vaddr = seg_vaddr + (c_off - seg_off);
 	} else {
 		phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
 		table_size = table_moves ? align_up(phsize, nalign) : 0;
 		c_size = table_size + note_size;
 		grow = find_gap(m, &eh, shtab, shcount, c_size, table_moves ? 8 : nalign, &c_off);
+		if (grow < 0) {
+			new_load = true;
+			list_insert(list, last_load + 1, &(GElf_Phdr){ .p_type = PT_LOAD });
+			table_moves = list->count > m->phnum;
+			phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
+			table_size = table_moves ? align_up(phsize, nalign) : 0;
+			c_size = table_size + note_size;
+			if (place_segment(m, eh.is64, &c_off, &c_vaddr, err, errlen) != 0)
+				goto out;
+			seg_off = c_off;
+			seg_vaddr = c_vaddr;
+		}
 	}
-	if (grow >= 0) {
+	if (!new_load) {
 		const GElf_Phdr *l = &m->phdrs[grow];
 
 		c_vaddr = l->p_vaddr + (c_off - l->p_offset);
@@ -764,24 +844,15 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 			}
 		}
 	} else {
-		/* Else a new read-only PT_LOAD at the end, right after the last PT_LOAD
-		 * entry (loaders want them in address order). */
-		new_load = true;
-		list_insert(list, last_load + 1, &(GElf_Phdr){ .p_type = PT_LOAD });
-		table_moves = list->count > m->phnum;
-		phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
-		table_size = table_moves ? align_up(phsize, nalign) : 0;
-		c_size = table_size + note_size;
-		if (place_segment(m, eh.is64, &c_off, &c_vaddr, err, errlen) != 0)
-			goto out;
 		for (i = 0; i < list->count; i++)
 			if (list->items[i].p_type == PT_LOAD) {
 				pdelta = list->items[i].p_paddr - list->items[i].p_vaddr;
 				break;
 			}
 		list->items[last_load + 1] = (GElf_Phdr){
-			.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = c_off, .p_vaddr = c_vaddr,
-			.p_paddr = c_vaddr + pdelta, .p_filesz = c_size, .p_memsz = c_size,
+			.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = seg_off,
+			.p_vaddr = seg_vaddr, .p_paddr = seg_vaddr + pdelta,
+			.p_filesz = c_off + c_size - seg_off, .p_memsz = c_off + c_size - seg_off,
 			.p_align = load_page(m),
 		};
 	}
