@@ -375,7 +375,7 @@ static bool file_range_unused(const struct elf_model *m, const struct raw_ehdr *
  * a segment that is not executable. Returns its index, or -1. */
 static long find_gap(const struct elf_model *m, const struct raw_ehdr *eh,
 		     const unsigned char *shtab, size_t shcount, uint64_t size, unsigned align,
-		     uint64_t *at)
+		     uint64_t min_start, uint64_t *at)
 {
 	uint64_t page = load_page(m);
 	int pass;
@@ -391,7 +391,7 @@ static long find_gap(const struct elf_model *m, const struct raw_ehdr *eh,
 			    l->p_filesz != l->p_memsz || ((l->p_flags & PF_X) != 0) != (pass == 1))
 				continue;
 			end = l->p_offset + l->p_filesz;
-			start = align_up(end, align);
+			start = align_up(end > min_start ? end : min_start, align);
 			vend = l->p_vaddr + (start - l->p_offset) + size;
 			/* Stay inside the last page the segment already maps. */
 			if (align_up(vend, page) != align_up(l->p_vaddr + l->p_memsz, page))
@@ -501,6 +501,7 @@ struct room {
 	uint64_t delta;          /* new vaddr - old vaddr (modulo 2^64) */
 	long load;               /* the PT_LOAD that grows over the padding they move to, */
 	uint64_t seg_off, seg_vaddr;  /* or -1 and where the new PT_LOAD starts */
+	long home;               /* the PT_LOAD holding the table, when it must grow, or -1 */
 };
 
 static const char *section_name(const struct elf_model *m, const struct raw_ehdr *eh,
@@ -604,8 +605,22 @@ static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 		}
 	}
 	home = load_holding(m, from);
-	if (!home || home != load_holding(m, to - 1) || to > m->size)
+	if (!home || to > m->size)
 		return -1;
+	/* The grown table may run past the end of the segment that holds it, over unused
+	 * zero padding within its last page: that segment then grows too. */
+	r->home = -1;
+	if (home != load_holding(m, to - 1)) {
+		uint64_t home_end = home->p_offset + home->p_filesz;
+		uint64_t page = load_page(m);
+
+		if (to <= home_end || home->p_filesz != home->p_memsz ||
+		    !file_range_unused(m, eh, shtab, shcount, home_end, to) ||
+		    align_up(home->p_vaddr + (to - home->p_offset), page) !=
+			    align_up(home->p_vaddr + home->p_memsz, page))
+			return -1;
+		r->home = home - m->phdrs;
+	}
 	/* A hash table that moves is found by ld.so through its dynamic tag, which moves
 	 * with it; without that tag, it stays. */
 	r->ndyn = 0;
@@ -637,7 +652,7 @@ static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 		return 0;
 	}
 	r->load = find_gap(m, eh, shtab, shcount,
-			   (from & 7) + align_up(to - from, nalign) + note_size, 8, &at);
+			   (from & 7) + align_up(to - from, nalign) + note_size, 8, to, &at);
 	if (r->load < 0)
 		return -1;
 	gap = &m->phdrs[r->load];
@@ -818,7 +833,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 		phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
 		table_size = table_moves ? align_up(phsize, nalign) : 0;
 		c_size = table_size + note_size;
-		grow = find_gap(m, &eh, shtab, shcount, c_size, table_moves ? 8 : nalign, &c_off);
+		grow = find_gap(m, &eh, shtab, shcount, c_size, table_moves ? 8 : nalign, 0, &c_off);
 		if (grow < 0) {
 			new_load = true;
 			list_insert(list, last_load + 1, &(GElf_Phdr){ .p_type = PT_LOAD });
@@ -855,6 +870,17 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 			.p_filesz = c_off + c_size - seg_off, .p_memsz = c_off + c_size - seg_off,
 			.p_align = load_page(m),
 		};
+	}
+	if (grown_in_place && room.home >= 0) {
+		const GElf_Phdr *h = &m->phdrs[room.home];
+
+		for (i = 0; i < list->count; i++) {
+			if (list->from[i] == room.home &&
+			    list->items[i].p_filesz < room.to - h->p_offset) {
+				list->items[i].p_filesz = room.to - h->p_offset;
+				list->items[i].p_memsz = list->items[i].p_filesz;
+			}
+		}
 	}
 	/* A table that did not grow keeps its place and size: PT_NULL fills what was
 	 * dropped. */
