@@ -229,6 +229,10 @@ static int mark_one(const struct mark_cli *cli, const char *path)
 			print_blockers(&res);
 		}
 		report_done(cli, path, &res);
+		if (res.plan.table_moved)
+			fprintf(stderr, "elfcet mark: %s: warning: the program header table could "
+					"not grow where it is and moved; binutils strip and objcopy "
+					"cannot rewrite such a file (strip before marking)\n", path);
 		break;
 	}
 	mark_result_free(&res);
