@@ -12,6 +12,7 @@
 #include "byteorder.h"
 #include "elf_builder.h"
 #include "gnu_property.h"
+#include "mark.h"
 #include "mark_plan.h"
 #include "property_note.h"
 
@@ -400,6 +401,39 @@ static void test_ranges_merge(void **state)
 	free(plan.ranges);
 }
 
+/* The audit gate: which requested bits the verdicts forbid, and which findings block
+ * each (ibt-* block IBT, shstk-* SHSTK, vsyscall-* both, info findings nothing). */
+static void test_audit_gate(void **state)
+{
+	struct file_report rep = { .ibt = VERDICT_NOT_READY, .shstk = VERDICT_READY };
+	struct mark_request both = { FEATURE_1_IBT | FEATURE_1_SHSTK, 0 };
+	struct mark_request shstk = { FEATURE_1_SHSTK, 0 };
+	struct finding endbr = { .rule = "ibt-missing-endbr", .severity = SEVERITY_WARNING };
+	struct finding ret = { .rule = "shstk-ret-as-jump", .severity = SEVERITY_ERROR };
+	struct finding vsys = { .rule = "vsyscall-call", .severity = SEVERITY_WARNING };
+	struct finding stray = { .rule = "ibt-stray-endbr", .severity = SEVERITY_INFO };
+
+	(void)state;
+	assert_int_equal(mark_blocked_bits(&rep, &both), FEATURE_1_IBT);
+	assert_int_equal(mark_blocked_bits(&rep, &shstk), 0);
+	rep.ibt = VERDICT_MARKED_OK;
+	assert_int_equal(mark_blocked_bits(&rep, &both), 0);
+	rep.shstk = VERDICT_NOT_APPLICABLE;   /* ELF32: no shadow stack */
+	assert_int_equal(mark_blocked_bits(&rep, &both), FEATURE_1_SHSTK);
+	rep.ibt = VERDICT_MARKED_BROKEN;
+	assert_int_equal(mark_blocked_bits(&rep, &both), FEATURE_1_IBT | FEATURE_1_SHSTK);
+	/* Clearing is never gated. */
+	assert_int_equal(mark_blocked_bits(&rep, &(struct mark_request){ 0, FEATURE_1_IBT }), 0);
+
+	assert_true(mark_finding_blocks(&endbr, FEATURE_1_IBT));
+	assert_false(mark_finding_blocks(&endbr, FEATURE_1_SHSTK));
+	assert_true(mark_finding_blocks(&ret, FEATURE_1_SHSTK));
+	assert_false(mark_finding_blocks(&ret, FEATURE_1_IBT));
+	assert_true(mark_finding_blocks(&vsys, FEATURE_1_IBT));
+	assert_true(mark_finding_blocks(&vsys, FEATURE_1_SHSTK));
+	assert_false(mark_finding_blocks(&stray, FEATURE_1_IBT | FEATURE_1_SHSTK));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_damaged_notes_are_refused),
 		cmocka_unit_test(test_idempotent),
 		cmocka_unit_test(test_ranges_merge),
+		cmocka_unit_test(test_audit_gate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
