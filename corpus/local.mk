@@ -1,1 +1,3 @@
-# rules for corpus/
+# corpus/: sources of the test binaries and their expected audits.
+EXTRA_DIST += corpus/notes/build corpus/notes/manifest corpus/notes/hello.c \
+	corpus/notes/libhello.c corpus/notes/start64.S corpus/notes/start32.S

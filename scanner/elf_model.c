@@ -131,6 +131,17 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 		if (m->phdrs[i].p_type == PT_DYNAMIC)
 			m->has_dynamic = true;
 	}
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_offset > m->size ||
+					      ph->p_filesz > m->size - ph->p_offset))
+			return fail(msg, msglen, ELF_OPEN_ERROR,
+				    "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
+				    "bytes) runs past the end of the file (%zu bytes)",
+				    i, (unsigned long long)ph->p_offset,
+				    (unsigned long long)ph->p_filesz, m->size);
+	}
 	m->kind = classify(m);
 	return ELF_OPEN_OK;
 }
@@ -138,7 +149,7 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
 				    size_t msglen)
 {
-	unsigned char magic[SELFMAG];
+	unsigned char magic[EI_CLASS + 1];
 	enum elf_open_status st;
 	struct stat sb;
 	ssize_t n;
@@ -169,8 +180,15 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char 
 		st = fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s", strerror(errno));
 		goto out_close;
 	}
-	if (n < (ssize_t)sizeof(magic) || memcmp(magic, ELFMAG, SELFMAG) != 0) {
+	if (n < SELFMAG || memcmp(magic, ELFMAG, SELFMAG) != 0) {
 		st = fail(msg, msglen, ELF_OPEN_NOT_ELF, "not an ELF file");
+		goto out_close;
+	}
+	if (n < (ssize_t)sizeof(magic) || (uint64_t)sb.st_size < (magic[EI_CLASS] == ELFCLASS64
+								? sizeof(Elf64_Ehdr)
+								: sizeof(Elf32_Ehdr))) {
+		st = fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%lld bytes)",
+			  (long long)sb.st_size);
 		goto out_close;
 	}
 	m->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

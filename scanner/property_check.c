@@ -37,18 +37,23 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 	 * decides for the program), else the program's own. */
 	rep->kernel_reads_interpreter = m->interp != NULL;
 
+	/* ld.so "accepts" a note when it ends up with what the note says; a reason it gave
+	 * up without losing anything (a fallback reader took over) is no problem. */
+	rep->glibc.accepted = !found || !glibc_lost_something(&rep->note, &rep->glibc);
 	if (!found)
 		return;
 	if (rep->kernel.rule)
 		add(problems, rules, rep->kernel.rule, CONSUMER_KERNEL, rep->kernel.detail,
 		    rep->kernel.error == EIO ? "the kernel fails the exec with EIO"
 					     : "the kernel fails the exec with ENOEXEC");
-	if (rep->glibc.rule && glibc_lost_something(&rep->note, &rep->glibc))
+	if (!rep->glibc.accepted && rep->glibc.rule)
 		add(problems, rules, rep->glibc.rule, CONSUMER_GLIBC, rep->glibc.detail,
 		    "ld.so ignores the marking");
 
 	switch (rep->note.source) {
 	case PROPERTY_SOURCE_PT_NOTE:
+		if (elf_model_find_phdr(m, PT_GNU_PROPERTY))
+			break; /* there is one, unreadable: the kernel's reading says why */
 		add(problems, rules, "property-no-pt-gnu-property", CONSUMER_KERNEL,
 		    "the property note is in a PT_NOTE only",
 		    "the kernel never reads it");

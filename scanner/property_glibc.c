@@ -68,6 +68,24 @@ static enum check_result check_property(uint32_t type, uint32_t datasz,
 	return CHECK_CONTINUE;
 }
 
+/* When ld.so stops early on a sorted-looking prefix, a property it never reached is lost
+ * only because the note is out of order: say so. */
+static void note_unread_reason(struct glibc_sim *s, const unsigned char *desc,
+			       uint64_t descsz, uint64_t off, uint32_t type, unsigned word)
+{
+	while (off <= descsz && descsz - off >= 8) {
+		uint32_t t = load_le32(desc + off), datasz = load_le32(desc + off + 4);
+
+		if (t < type) {
+			give_up(s, "property-unsorted", "property 0x%x follows 0x%x", t, type);
+			return;
+		}
+		if (datasz > descsz - off - 8)
+			return;
+		off += 8 + align_up(datasz, word);
+	}
+}
+
 static const char *bad_size_rule(uint32_t type)
 {
 	return type == PROP_X86_FEATURE_1_AND ? "feature-1-and-bad-size" : "property-bad-size";
@@ -141,8 +159,14 @@ static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph,
 					type, datasz);
 				return;
 			}
+			if (type == last_type && type == PROP_X86_FEATURE_1_AND)
+				give_up(s, "property-duplicate",
+					"x86_feature_1_and appears twice; ld.so keeps the last");
 			last_type = type;
 			res = check_property(type, datasz, p + 8, &f1, &needed_1, &isa);
+			if (res == CHECK_STOP)
+				note_unread_reason(s, v.desc, v.descsz,
+						   off + 8 + align_up(datasz, word), type, word);
 			if (f1)
 				s->feature_1_and = f1;
 			if (needed_1)
@@ -208,8 +232,14 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 					type, datasz);
 				return;
 			}
+			if (type == last_type && type == PROP_X86_FEATURE_1_AND)
+				give_up(s, "property-duplicate",
+					"x86_feature_1_and appears twice; ld.so keeps the last");
 			last_type = type;
 			res = check_property(type, datasz, p + 8, &f1, &needed_1, &isa);
+			if (res == CHECK_STOP)
+				note_unread_reason(s, v.desc, v.descsz,
+						   off + 8 + align_up(datasz, word), type, word);
 			if (res == CHECK_SKIP_NOTE) {
 				give_up(s, bad_size_rule(type),
 					"property 0x%x has pr_datasz %u, not 4", type, datasz);

@@ -118,15 +118,6 @@ static bool find_in_segments(const struct elf_model *m, struct property_note *no
 			note->source = source;
 			return true;
 		}
-		if (type == PT_GNU_PROPERTY) {
-			/* A PT_GNU_PROPERTY without a readable note still counts as the
-			 * kernel's source; its reading says what is wrong. */
-			note->source = source;
-			note->container_offset = ph->p_offset;
-			note->container_size = ph->p_filesz;
-			note->note_offset = ph->p_offset;
-			return true;
-		}
 	}
 	return false;
 }
@@ -157,6 +148,8 @@ static bool find_in_sections(const struct elf_model *m, struct property_note *no
 
 bool property_note_find(const struct elf_model *m, struct property_note *note)
 {
+	const GElf_Phdr *ph;
+
 	memset(note, 0, sizeof(*note));
 	note->align = m->elf_class == ELFCLASS64 ? 8 : 4;
 	if (find_in_segments(m, note, PT_GNU_PROPERTY, PROPERTY_SOURCE_PT_GNU_PROPERTY))
@@ -169,6 +162,16 @@ bool property_note_find(const struct elf_model *m, struct property_note *note)
 		return true;
 	memset(note, 0, sizeof(*note));
 	note->align = m->elf_class == ELFCLASS64 ? 8 : 4;
+	/* A PT_GNU_PROPERTY with no readable note in it is still the kernel's source: its
+	 * reading says what is wrong. */
+	ph = elf_model_find_phdr(m, PT_GNU_PROPERTY);
+	if (ph) {
+		note->source = PROPERTY_SOURCE_PT_GNU_PROPERTY;
+		note->container_offset = ph->p_offset;
+		note->container_size = ph->p_filesz;
+		note->note_offset = ph->p_offset;
+		return true;
+	}
 	return false;
 }
 

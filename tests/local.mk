@@ -12,3 +12,25 @@ AM_TESTS_ENVIRONMENT = \
 # Unit tests link the library and cmocka.
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBELF_CFLAGS) $(JSONC_CFLAGS)
 UNIT_LDADD = $(ELFCET_LIBS) $(CMOCKA_LIBS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_property_note
+TESTS += tests/test_property_note
+tests_test_property_note_SOURCES = tests/test_property_note.c tests/elf_builder.c \
+	tests/elf_builder.h
+tests_test_property_note_CFLAGS = $(UNIT_CFLAGS)
+tests_test_property_note_LDADD = $(UNIT_LDADD)
+endif
+
+# Test helpers: programs the test scripts run.
+check_PROGRAMS += tests/elf-damage
+tests_elf_damage_SOURCES = tests/elf_damage.c
+tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+tests_elf_damage_LDADD = $(ELFCET_LIBS)
+
+# End-to-end: the tool on real binaries.
+TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+# readelf-agree also reads the corpus that corpus-notes builds.
+tests/readelf-agree.log: tests/corpus-notes.log
+tests/valgrind.log: tests/corpus-notes.log
