@@ -17,3 +17,10 @@ vm_plugin_elfcet_qemu_plugin_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 vm_plugin_elfcet_qemu_plugin_so_LDFLAGS = -shared -Wl,-z,defs -Wl,--unresolved-symbols=ignore-in-object-files
 vm_plugin_elfcet_qemu_plugin_so_LDADD = -lpthread
 AM_CPPFLAGS += -DELFCET_PLUGIN_PATH='"$(cetplugindir)/elfcet-qemu-plugin.so"'
+
+# elfcet run: its library code lives in scanner/dynrun*, its command in elfcet/cmd_run.c.
+scanner_libelfcet_a_SOURCES += \
+	scanner/dynrun.c scanner/dynrun.h \
+	scanner/dynrun_symbols.c scanner/dynrun_symbols.h \
+	scanner/dynrun_report.c scanner/dynrun_report.h
+elfcet_elfcet_SOURCES += elfcet/cmd_run.c
