@@ -51,10 +51,16 @@ static bool offset_to_vaddr(const struct elf_model *m, uint64_t off, uint64_t *v
 	return false;
 }
 
-/* The best symbol for VADDR in one symbol table: one that contains it, else the nearest
- * size-0 label before it. */
+/* Candidate names for an address, best first: a symbol starting exactly there, one whose
+ * extent contains it, the nearest size-0 label before it in the same section. */
+struct best_symbol {
+	const char *name;
+	uint64_t value;
+	int rank;                /* 3 exact, 2 contains, 1 label before, 0 none */
+};
+
 static void search_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t vaddr,
-			 const char **best, uint64_t *best_value, bool *best_contains)
+			 size_t vaddr_shndx, struct best_symbol *best)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	if (!data || sh->sh_entsize == 0)
@@ -64,27 +70,58 @@ static void search_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t v
 		GElf_Sym sym;
 
 		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_value > vaddr)
+		    sym.st_shndx >= SHN_LORESERVE || sym.st_value > vaddr)
 			continue;
 		int type = GELF_ST_TYPE(sym.st_info);
 		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
 			continue;
-		bool contains = vaddr < sym.st_value + sym.st_size;
-		/* A sized symbol that ends before VADDR says nothing about it (stripped
-		 * objects keep only exports); a size-0 label may still be the nearest name. */
-		if (!contains && sym.st_size != 0)
-			continue;
 		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !*name || name[0] == '.' || (name[0] == '$'))
+		if (!name || !*name || name[0] == '.' || name[0] == '$')
 			continue;
-		/* Prefer containing symbols, then the closest start; FUNC over NOTYPE labels. */
-		if ((contains && !*best_contains) ||
-		    (contains == *best_contains && (!*best || sym.st_value > *best_value))) {
-			*best = name;
-			*best_value = sym.st_value;
-			*best_contains = contains;
+		int rank;
+		if (sym.st_value == vaddr)
+			rank = 3;
+		else if (vaddr < sym.st_value + sym.st_size)
+			rank = 2;
+		else if (sym.st_size == 0 && sym.st_shndx == vaddr_shndx)
+			rank = 1;
+		else
+			continue; /* a symbol that ends before VADDR says nothing about it */
+		if (rank > best->rank || (rank == best->rank && sym.st_value > best->value) ||
+		    (rank == best->rank && sym.st_value == best->value && type == STT_FUNC)) {
+			best->name = name;
+			best->value = sym.st_value;
+			best->rank = rank;
 		}
 	}
+}
+
+/* The allocated section holding VADDR: its index, name and start. */
+static size_t section_of(Elf *elf, size_t shstrndx, uint64_t vaddr, const char **name,
+			 uint64_t *start)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
+		    vaddr >= sh.sh_addr && vaddr < sh.sh_addr + sh.sh_size) {
+			*name = elf_strptr(elf, shstrndx, sh.sh_name);
+			*start = sh.sh_addr;
+			return elf_ndxscn(scn);
+		}
+	}
+	return 0;
+}
+
+static void name_place(struct dynrun_place *place, const char *name, uint64_t value)
+{
+	if (place->vaddr == value)
+		snprintf(place->symbol, sizeof(place->symbol), "%s", name);
+	else
+		snprintf(place->symbol, sizeof(place->symbol), "%s+0x%llx", name,
+			 (unsigned long long)(place->vaddr - value));
 }
 
 void dynrun_symbolize(const char *path, uint64_t offset, struct dynrun_place *place)
@@ -97,24 +134,22 @@ void dynrun_symbolize(const char *path, uint64_t offset, struct dynrun_place *pl
 		return;
 	place->known = true;
 
-	const char *best = NULL;
-	uint64_t best_value = 0;
-	bool best_contains = false;
+	const char *section = NULL;
+	uint64_t section_start = 0;
+	size_t shndx = section_of(o->model.elf, o->model.shstrndx, place->vaddr, &section,
+				  &section_start);
+	struct best_symbol best = { NULL, 0, 0 };
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(o->model.elf, scn)) != NULL) {
 		GElf_Shdr sh;
 
 		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-			search_table(o->model.elf, scn, &sh, place->vaddr, &best, &best_value,
-				     &best_contains);
+			search_table(o->model.elf, scn, &sh, place->vaddr, shndx, &best);
 	}
-	if (!best)
-		return;
-	if (place->vaddr == best_value)
-		snprintf(place->symbol, sizeof(place->symbol), "%s", best);
-	else
-		snprintf(place->symbol, sizeof(place->symbol), "%s+0x%llx", best,
-			 (unsigned long long)(place->vaddr - best_value));
+	if (best.name)
+		name_place(place, best.name, best.value);
+	else if (section && *section) /* stripped, or code with no symbol such as the PLT */
+		name_place(place, section, section_start);
 }
 
 void dynrun_symbols_release(void)

@@ -34,3 +34,23 @@ EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh te
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
+
+# elfcet run and the QEMU checking plugin (vm/plugin).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/plugin_test_insn_class tests/plugin_test_cet_state \
+	tests/dynrun_test_report
+TESTS += tests/plugin_test_insn_class tests/plugin_test_cet_state tests/dynrun_test_report
+tests_plugin_test_insn_class_SOURCES = tests/plugin_test_insn_class.c vm/plugin/insn_class.c
+tests_plugin_test_insn_class_CFLAGS = $(UNIT_CFLAGS)
+tests_plugin_test_insn_class_LDADD = $(CMOCKA_LIBS)
+tests_plugin_test_cet_state_SOURCES = tests/plugin_test_cet_state.c vm/plugin/cet_state.c
+tests_plugin_test_cet_state_CFLAGS = $(UNIT_CFLAGS)
+tests_plugin_test_cet_state_LDADD = $(CMOCKA_LIBS)
+tests_dynrun_test_report_SOURCES = tests/dynrun_test_report.c
+tests_dynrun_test_report_CFLAGS = $(UNIT_CFLAGS)
+tests_dynrun_test_report_LDADD = $(UNIT_LDADD)
+endif
+TESTS += tests/dynrun-e2e.sh tests/dynrun-errors.sh
+EXTRA_DIST += tests/dynrun-e2e.sh tests/dynrun-errors.sh corpus/dynamic
+# The scripts run the plugin from the build tree.
+tests/dynrun-e2e.log tests/dynrun-errors.log: vm/plugin/elfcet-qemu-plugin.so elfcet/elfcet

@@ -16,36 +16,37 @@
 #include <stdint.h>
 
 enum cet_pending {
-    PENDING_NONE = 0,
-    PENDING_DIRECT_CALL, /* target known: tells a direct call to a handler from a signal */
-    PENDING_TRACKED,     /* tracked indirect CALL/JMP: the target must be ENDBR */
-    PENDING_UNTRACKED,   /* notrack indirect CALL/JMP */
-    PENDING_RET,
+	PENDING_NONE = 0,
+	PENDING_DIRECT_CALL, /* target known: tells a direct call to a handler from a signal */
+	PENDING_TRACKED,     /* tracked indirect CALL/JMP: the target must be ENDBR */
+	PENDING_UNTRACKED,   /* notrack indirect CALL/JMP */
+	PENDING_RET,
 };
 
 /* What is known about the block being entered, from translation time. */
 struct cet_block {
-    uint64_t pc;
-    bool starts_with_endbr; /* ENDBR64 in 64-bit code, ENDBR32 in 32-bit code */
-    bool ibt_in_scope;      /* the object holding pc is marked IBT or named for checking */
+	uint64_t pc;
+	bool starts_with_endbr; /* ENDBR64 in 64-bit code, ENDBR32 in 32-bit code */
+	bool ibt_in_scope;      /* the object holding pc is marked IBT or named for checking */
 };
 
 struct cet_sigframe {
-    enum cet_pending pending;
-    uint64_t src, target;
-    size_t shadow_depth;
+	bool ambiguous; /* entered while an indirect CALL/JMP was pending: maybe not a signal */
+	enum cet_pending pending;
+	uint64_t src, target;
+	size_t shadow_depth;
 };
 
 struct cet_thread {
-    bool ibt, shstk;
-    enum cet_pending pending;
-    uint64_t src;    /* address of the branch that set pending */
-    uint64_t target; /* direct call: its target */
-    uint64_t *shadow;
-    size_t depth, cap;
-    struct cet_sigframe *frames;
-    size_t n_frames, cap_frames;
-    uint64_t calls, rets, tracked; /* transfers checked, for the summary */
+	bool ibt, shstk;
+	enum cet_pending pending;
+	uint64_t src;    /* address of the branch that set pending */
+	uint64_t target; /* direct call: its target */
+	uint64_t *shadow;
+	size_t depth, cap;
+	struct cet_sigframe *frames;
+	size_t n_frames, cap_frames;
+	uint64_t calls, rets, tracked; /* transfers checked, for the summary */
 };
 
 /* A shadow-stack entry that any return matches: a signal handler whose restorer is unknown. */
@@ -64,8 +65,10 @@ void cet_call(struct cet_thread *t, uint64_t src, uint64_t ret_addr);
 void cet_branch(struct cet_thread *t, enum cet_pending kind, uint64_t src, uint64_t target);
 /* A block starts; returns the number of violations reported. */
 int cet_arrive(struct cet_thread *t, const struct cet_block *b, cet_report_fn report);
-/* Is the block at pc entered by signal delivery rather than the pending transfer?
- * (pc is a registered handler and no call/jump to it is pending.) */
+/* Is the block at pc (a registered handler) entered by signal delivery rather than by the
+ * pending transfer? Only a direct call to pc says no. An indirect CALL/JMP cannot be told
+ * from a signal arriving just after it (TCG delivers signals between blocks), so it counts
+ * as a signal; cet_arrive() undoes that when the handler returns right below the frame. */
 bool cet_is_signal_entry(const struct cet_thread *t, uint64_t pc);
 /* The kernel delivers a signal: save and clear the tracker, push the restorer. */
 void cet_signal_enter(struct cet_thread *t, uint64_t restorer);

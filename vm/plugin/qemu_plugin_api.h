@@ -16,18 +16,18 @@ typedef uint64_t qemu_plugin_id_t;
 
 /* What QEMU tells a plugin about the guest when it installs it. */
 typedef struct {
-    const char *target_name;
-    struct {
-        int min;
-        int cur;
-    } version;
-    bool system_emulation;
-    union {
-        struct {
-            int smp_vcpus;
-            int max_vcpus;
-        } system;
-    };
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
 } qemu_info_t;
 
 struct qemu_plugin_tb;
@@ -41,23 +41,23 @@ typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userd
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index,
-                                              int64_t num, uint64_t a1, uint64_t a2,
-                                              uint64_t a3, uint64_t a4, uint64_t a5,
-                                              uint64_t a6, uint64_t a7, uint64_t a8);
+											  int64_t num, uint64_t a1, uint64_t a2,
+											  uint64_t a3, uint64_t a4, uint64_t a5,
+											  uint64_t a6, uint64_t a7, uint64_t a8);
 
 void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-                                           qemu_plugin_vcpu_tb_trans_cb_t cb);
+										   qemu_plugin_vcpu_tb_trans_cb_t cb);
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
-                                          qemu_plugin_vcpu_udata_cb_t cb, int flags,
-                                          void *userdata);
+										  qemu_plugin_vcpu_udata_cb_t cb, int flags,
+										  void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-                                            qemu_plugin_vcpu_udata_cb_t cb, int flags,
-                                            void *userdata);
+											qemu_plugin_vcpu_udata_cb_t cb, int flags,
+											void *userdata);
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
-                                          qemu_plugin_vcpu_syscall_cb_t cb);
+										  qemu_plugin_vcpu_syscall_cb_t cb);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
-                                    void *userdata);
+									void *userdata);
 
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);

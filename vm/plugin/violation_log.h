@@ -10,11 +10,11 @@
 enum violation_kind { VIOL_IBT, VIOL_SHSTK, VIOL_SHSTK_UNWIND, VIOL_KINDS };
 
 struct violation {
-    enum violation_kind kind;
-    uint64_t src, dst;
-    bool has_expected;
-    uint64_t expected; /* shstk: the return address on top of the shadow stack */
-    unsigned depth;    /* shstk-unwind: shadow-stack entries skipped */
+	enum violation_kind kind;
+	uint64_t src, dst;
+	bool has_expected;
+	uint64_t expected; /* shstk: the return address on top of the shadow stack */
+	unsigned depth;    /* shstk-unwind: shadow-stack entries skipped */
 };
 
 /* Open (append) the output file; -1 on failure. */
