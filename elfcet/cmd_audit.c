@@ -60,7 +60,9 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
 		break;
 	case REPORT_SKIPPED:
-		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+		/* Found in a directory, a skipped file is only counted unless -v asks. */
+		if (named || cli->verbose)
+			fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
 		break;
 	case REPORT_AUDITED:
 		if (file_report_worst_severity(rep) >= cli->fail_on)

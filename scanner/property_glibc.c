@@ -112,6 +112,60 @@ static bool descsz_ok(struct glibc_sim *s, const struct elf_note_view *v, unsign
 	return true;
 }
 
+struct glibc_values {
+	uint32_t feature_1_and, needed_1, isa_1_needed;
+};
+
+enum walk_result {
+	WALK_ABANDON,     /* the walker itself gave up before the x86 hook saw the property */
+	WALK_SKIP_NOTE,   /* the hook rejected the property: the note is dropped */
+	WALK_STOP,        /* the hook has all it wants */
+	WALK_NEXT,
+};
+
+/* One property of V at *OFF, with the checks both readers share; what the x86 hook took
+ * from it lands in GOT, and *OFF moves to the next property. */
+static enum walk_result read_one(struct glibc_sim *s, const struct elf_note_view *v,
+				 uint64_t *off, uint32_t *last_type, unsigned word,
+				 struct glibc_values *got)
+{
+	const unsigned char *p = v->desc + *off;
+	uint32_t type = load_le32(p), datasz = load_le32(p + 4);
+	enum check_result res;
+
+	if (type < *last_type) {
+		give_up(s, "property-unsorted", "property 0x%x follows 0x%x", type, *last_type);
+		return WALK_ABANDON;
+	}
+	if (datasz > v->descsz - *off - 8) {
+		give_up(s, "property-datasz-overrun",
+			"property 0x%x: pr_datasz %u runs past the descriptor", type, datasz);
+		return WALK_ABANDON;
+	}
+	if (type == *last_type && type == PROP_X86_FEATURE_1_AND)
+		give_up(s, "property-duplicate",
+			"x86_feature_1_and appears twice; ld.so keeps the last");
+	*last_type = type;
+	res = check_property(type, datasz, p + 8, &got->feature_1_and, &got->needed_1,
+			     &got->isa_1_needed);
+	if (res == CHECK_SKIP_NOTE) {
+		give_up(s, bad_size_rule(type), "property 0x%x has pr_datasz %u, not 4", type,
+			datasz);
+		return WALK_SKIP_NOTE;
+	}
+	*off += 8 + align_up(datasz, word);
+	if (res == CHECK_STOP) {
+		note_unread_reason(s, v->desc, v->descsz, *off, type, word);
+		return WALK_STOP;
+	}
+	return WALK_NEXT;
+}
+
+static bool more_properties(const struct elf_note_view *v, uint64_t off)
+{
+	return off <= v->descsz && v->descsz - off >= 8;
+}
+
 /* The generic PT_GNU_PROPERTY walker with the x86 hook applying each property at once. */
 static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph,
 				 unsigned word, struct glibc_sim *s)
@@ -134,56 +188,31 @@ static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph,
 		return;
 	}
 	while (note_next(mem, ph->p_memsz, word, &pos, &v)) {
-		uint64_t off, last_type = 0;
+		uint32_t last_type = 0;
+		uint64_t off = 0;
+		enum walk_result r;
 
 		if (!note_is_gnu_property(&v))
 			continue;
 		if (!descsz_ok(s, &v, word))
 			return;
-		off = 0;
 		do {
-			const unsigned char *p = v.desc + off;
-			uint32_t type = load_le32(p), datasz = load_le32(p + 4);
-			uint32_t f1 = 0, needed_1 = 0, isa = 0;
-			enum check_result res;
+			struct glibc_values got = { 0 };
 
-			if (type < last_type) {
-				give_up(s, "property-unsorted",
-					"property 0x%x follows 0x%llx", type,
-					(unsigned long long)last_type);
+			r = read_one(s, &v, &off, &last_type, word, &got);
+			if (r == WALK_ABANDON)
 				return;
-			}
-			if (datasz > v.descsz - off - 8) {
-				give_up(s, "property-datasz-overrun",
-					"property 0x%x: pr_datasz %u runs past the descriptor",
-					type, datasz);
-				return;
-			}
-			if (type == last_type && type == PROP_X86_FEATURE_1_AND)
-				give_up(s, "property-duplicate",
-					"x86_feature_1_and appears twice; ld.so keeps the last");
-			last_type = type;
-			res = check_property(type, datasz, p + 8, &f1, &needed_1, &isa);
-			if (res == CHECK_STOP)
-				note_unread_reason(s, v.desc, v.descsz,
-						   off + 8 + align_up(datasz, word), type, word);
-			if (f1)
-				s->feature_1_and = f1;
-			if (needed_1)
-				s->needed_1 = needed_1;
-			if (isa)
-				s->isa_1_needed = isa;
-			if (f1 | needed_1 | isa)
+			if (got.feature_1_and)
+				s->feature_1_and = got.feature_1_and;
+			if (got.needed_1)
+				s->needed_1 = got.needed_1;
+			if (got.isa_1_needed)
+				s->isa_1_needed = got.isa_1_needed;
+			if (got.feature_1_and | got.needed_1 | got.isa_1_needed)
 				s->state = STATE_VALID;
 			else if (s->state == STATE_UNKNOWN)
 				s->state = STATE_NONE;
-			if (res == CHECK_SKIP_NOTE)
-				give_up(s, bad_size_rule(type),
-					"property 0x%x has pr_datasz %u, not 4", type, datasz);
-			if (res != CHECK_CONTINUE)
-				return;
-			off += 8 + align_up(datasz, word);
-		} while (off <= v.descsz && v.descsz - off >= 8);
+		} while (r == WALK_NEXT && more_properties(&v, off));
 		return; /* only the first property note is read */
 	}
 }
@@ -192,10 +221,11 @@ static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph,
 static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigned word,
 			 struct glibc_sim *s)
 {
-	uint32_t f1 = 0, needed_1 = 0, isa = 0;
-	uint64_t last_type = 0, pos = 0;
+	struct glibc_values acc = { 0 };
+	uint32_t last_type = 0;
 	const unsigned char *mem;
 	struct elf_note_view v;
+	uint64_t pos = 0;
 
 	if (s->state != STATE_UNKNOWN || ph->p_align != word)
 		return;
@@ -204,6 +234,7 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 		return;
 	while (note_next(mem, ph->p_memsz, word, &pos, &v)) {
 		uint64_t off = 0;
+		enum walk_result r;
 
 		if (!note_is_gnu_property(&v))
 			continue;
@@ -216,47 +247,18 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 		if (!descsz_ok(s, &v, word))
 			return;
 		do {
-			const unsigned char *p = v.desc + off;
-			uint32_t type = load_le32(p), datasz = load_le32(p + 4);
-			enum check_result res;
-
-			if (type < last_type) {
-				give_up(s, "property-unsorted",
-					"property 0x%x follows 0x%llx", type,
-					(unsigned long long)last_type);
+			r = read_one(s, &v, &off, &last_type, word, &acc);
+			if (r == WALK_ABANDON || r == WALK_SKIP_NOTE)
 				return;
-			}
-			if (datasz > v.descsz - off - 8) {
-				give_up(s, "property-datasz-overrun",
-					"property 0x%x: pr_datasz %u runs past the descriptor",
-					type, datasz);
-				return;
-			}
-			if (type == last_type && type == PROP_X86_FEATURE_1_AND)
-				give_up(s, "property-duplicate",
-					"x86_feature_1_and appears twice; ld.so keeps the last");
-			last_type = type;
-			res = check_property(type, datasz, p + 8, &f1, &needed_1, &isa);
-			if (res == CHECK_STOP)
-				note_unread_reason(s, v.desc, v.descsz,
-						   off + 8 + align_up(datasz, word), type, word);
-			if (res == CHECK_SKIP_NOTE) {
-				give_up(s, bad_size_rule(type),
-					"property 0x%x has pr_datasz %u, not 4", type, datasz);
-				return;
-			}
-			if (res == CHECK_STOP)
-				break;
-			off += 8 + align_up(datasz, word);
-		} while (off <= v.descsz && v.descsz - off >= 8);
+		} while (r == WALK_NEXT && more_properties(&v, off));
 	}
-	if (f1 | needed_1 | isa) {
+	if (acc.feature_1_and | acc.needed_1 | acc.isa_1_needed) {
 		s->state = STATE_VALID;
-		s->feature_1_and = f1;
-		s->needed_1 = needed_1;
-		s->isa_1_needed = isa;
+		s->feature_1_and = acc.feature_1_and;
+		s->needed_1 = acc.needed_1;
+		s->isa_1_needed = acc.isa_1_needed;
 	} else {
-		s->state = STATE_NONE;
+		s->state = STATE_NONE; /* as ld.so does, even when no note was there */
 	}
 }
 

@@ -34,6 +34,12 @@ EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh te
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
+EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
+# What the end-to-end tests leave in the build tree.
+clean-local: clean-test-outputs
+clean-test-outputs:
+	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
+.PHONY: clean-test-outputs
 
 # elfcet run and the QEMU checking plugin (vm/plugin).
 if HAVE_CMOCKA
@@ -54,3 +60,8 @@ TESTS += tests/dynrun-e2e.sh tests/dynrun-errors.sh
 EXTRA_DIST += tests/dynrun-e2e.sh tests/dynrun-errors.sh corpus/dynamic
 # The scripts run the plugin from the build tree.
 tests/dynrun-e2e.log tests/dynrun-errors.log: vm/plugin/elfcet-qemu-plugin.so elfcet/elfcet
+# What they leave in the build tree.
+clean-local: clean-dynrun-outputs
+clean-dynrun-outputs:
+	rm -rf tests/dynrun-e2e.out tests/dynrun-errors.out
+.PHONY: clean-dynrun-outputs

@@ -203,42 +203,61 @@ static bool has_problem(const struct problem_list *l, const char *rule, unsigned
 	return false;
 }
 
+/* Writes SPEC, opens it and checks its note; the caller checks, then calls close_case. */
+struct checked_file {
+	char *path;
+	struct elf_model m;
+	struct property_report rep;
+	struct problem_list problems;
+};
+
+static void open_case(const struct test_elf *spec, struct checked_file *cf)
+{
+	char msg[256];
+
+	memset(cf, 0, sizeof(*cf));
+	cf->path = test_elf_write(spec);
+	assert_int_equal(elf_model_open(&cf->m, cf->path, msg, sizeof(msg)), ELF_OPEN_OK);
+	property_check(&cf->m, &rules, &cf->rep, &cf->problems);
+}
+
+static void close_case(struct checked_file *cf)
+{
+	problem_list_free(&cf->problems);
+	elf_model_close(&cf->m);
+	unlink(cf->path);
+	free(cf->path);
+}
+
 static void run_case(const struct note_case *c)
 {
 	struct test_elf spec = test_elf_default(c->elf_class, IBT_SHSTK, 1);
-	struct problem_list problems = { 0 };
-	struct property_report rep;
-	struct elf_model m;
-	char msg[256];
-	char *path;
+	struct checked_file cf;
+	const struct property_report *rep = &cf.rep;
+	const struct problem_list *problems = &cf.problems;
 
 	c->damage(&spec);
-	path = test_elf_write(&spec);
-	assert_int_equal(elf_model_open(&m, path, msg, sizeof(msg)), ELF_OPEN_OK);
-	property_check(&m, &rules, &rep, &problems);
+	open_case(&spec, &cf);
 
-	assert_string_equal(property_source_name(rep.note.source), c->source);
-	assert_int_equal(rep.kernel.error, c->kernel_error);
+	assert_string_equal(property_source_name(rep->note.source), c->source);
+	assert_int_equal(rep->kernel.error, c->kernel_error);
 	if (c->kernel_rule) {
-		assert_non_null(rep.kernel.rule);
-		assert_string_equal(rep.kernel.rule, c->kernel_rule);
-		assert_true(has_problem(&problems, c->kernel_rule, CONSUMER_KERNEL));
+		assert_non_null(rep->kernel.rule);
+		assert_string_equal(rep->kernel.rule, c->kernel_rule);
+		assert_true(has_problem(problems, c->kernel_rule, CONSUMER_KERNEL));
 	} else {
-		assert_null(rep.kernel.rule);
+		assert_null(rep->kernel.rule);
 	}
-	assert_int_equal(rep.glibc.accepted, c->glibc_accepted);
-	assert_int_equal(rep.glibc.feature_1_and, c->glibc_feature_1_and);
+	assert_int_equal(rep->glibc.accepted, c->glibc_accepted);
+	assert_int_equal(rep->glibc.feature_1_and, c->glibc_feature_1_and);
 	if (c->glibc_rule)
-		assert_true(has_problem(&problems, c->glibc_rule, CONSUMER_GLIBC));
-	if (c->kernel_error == 0 && rep.kernel.sees_note)
-		assert_int_equal(rep.kernel.feature_1_and, IBT_SHSTK);
+		assert_true(has_problem(problems, c->glibc_rule, CONSUMER_GLIBC));
+	if (c->kernel_error == 0 && rep->kernel.sees_note)
+		assert_int_equal(rep->kernel.feature_1_and, IBT_SHSTK);
 	if (!c->kernel_rule && !c->glibc_rule && strcmp(c->source, "pt_note") != 0)
-		assert_int_equal(problems.count, 0);
+		assert_int_equal(problems->count, 0);
 
-	problem_list_free(&problems);
-	elf_model_close(&m);
-	unlink(path);
-	free(path);
+	close_case(&cf);
 }
 
 static void test_note_case(void **state)
@@ -251,48 +270,30 @@ static void test_note_case(void **state)
 static void test_elf32_note_with_elf64_padding(void **state)
 {
 	struct test_elf spec = test_elf_default(32, IBT_SHSTK, 1);
-	struct problem_list problems = { 0 };
-	struct property_report rep;
-	struct elf_model m;
-	char msg[256];
-	char *path;
+	struct checked_file cf;
 
 	(void)state;
 	/* datasz 8 pads like ELF64 would; the value's upper half is the padding. */
 	spec.notes[0].props[0].datasz = 8;
 	spec.notes[0].props[1].datasz = 8;
-	path = test_elf_write(&spec);
-	assert_int_equal(elf_model_open(&m, path, msg, sizeof(msg)), ELF_OPEN_OK);
-	property_check(&m, &rules, &rep, &problems);
-	assert_int_equal(rep.kernel.error, ENOEXEC);
-	assert_string_equal(rep.kernel.rule, "feature-1-and-bad-size");
-	problem_list_free(&problems);
-	elf_model_close(&m);
-	unlink(path);
-	free(path);
+	open_case(&spec, &cf);
+	assert_int_equal(cf.rep.kernel.error, ENOEXEC);
+	assert_string_equal(cf.rep.kernel.rule, "feature-1-and-bad-size");
+	close_case(&cf);
 }
 
 /* The kernel reads the interpreter's note for a program that has one. */
 static void test_kernel_reads_interpreter(void **state)
 {
 	struct test_elf spec = test_elf_default(64, IBT_SHSTK, 1);
-	struct problem_list problems = { 0 };
-	struct property_report rep;
-	struct elf_model m;
-	char msg[256];
-	char *path;
+	struct checked_file cf;
 
 	(void)state;
 	spec.has_interp = true;
-	path = test_elf_write(&spec);
-	assert_int_equal(elf_model_open(&m, path, msg, sizeof(msg)), ELF_OPEN_OK);
-	assert_string_equal(m.interp, "/lib/ld-test.so");
-	property_check(&m, &rules, &rep, &problems);
-	assert_true(rep.kernel_reads_interpreter);
-	problem_list_free(&problems);
-	elf_model_close(&m);
-	unlink(path);
-	free(path);
+	open_case(&spec, &cf);
+	assert_string_equal(cf.m.interp, "/lib/ld-test.so");
+	assert_true(cf.rep.kernel_reads_interpreter);
+	close_case(&cf);
 }
 
 int main(void)
