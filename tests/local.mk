@@ -65,3 +65,8 @@ clean-local: clean-dynrun-outputs
 clean-dynrun-outputs:
 	rm -rf tests/dynrun-e2e.out tests/dynrun-errors.out
 .PHONY: clean-dynrun-outputs
+# Differential: every violation observed was predicted by elfcet audit (skips until the
+# audit reports code findings).
+TESTS += tests/dynrun-differential.sh
+EXTRA_DIST += tests/dynrun-differential.sh
+tests/dynrun-differential.log: tests/dynrun-e2e.log
