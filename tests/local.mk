@@ -63,10 +63,14 @@ tests/dynrun-e2e.log tests/dynrun-errors.log: vm/plugin/elfcet-qemu-plugin.so el
 # What they leave in the build tree.
 clean-local: clean-dynrun-outputs
 clean-dynrun-outputs:
-	rm -rf tests/dynrun-e2e.out tests/dynrun-errors.out
+	rm -rf tests/dynrun-e2e.out tests/dynrun-errors.out tests/plugin-system.out
 .PHONY: clean-dynrun-outputs
 # Differential: every violation observed was predicted by elfcet audit (skips until the
 # audit reports code findings).
 TESTS += tests/dynrun-differential.sh
 EXTRA_DIST += tests/dynrun-differential.sh
 tests/dynrun-differential.log: tests/dynrun-e2e.log
+# System mode: boots the cached kernel with the plugin (skips without one).
+TESTS += tests/plugin-system.sh
+EXTRA_DIST += tests/plugin-system.sh
+tests/plugin-system.log: vm/plugin/elfcet-qemu-plugin.so

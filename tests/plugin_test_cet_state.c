@@ -39,7 +39,7 @@ static int teardown(void **state)
 
 static void arrive(struct cet_thread *t, uint64_t pc, bool endbr, bool in_scope)
 {
-	struct cet_block b = { pc, endbr, in_scope };
+	struct cet_block b = { pc, endbr, in_scope, false };
 
 	cet_arrive(t, &b, record);
 }
@@ -194,6 +194,47 @@ static void test_indirect_call_to_handler_is_recognised(void **state)
 	assert_int_equal(t->n_frames, 0);
 }
 
+static void test_restarted_call_pushes_once(void **state)
+{
+	struct cet_thread *t = *state;
+
+	call(t, 0x100, 0x105, 0x200);
+	/* call *%rax at 0x210 faults on its stack write and runs again from 0x210. */
+	cet_call(t, 0x210, 0x212);
+	cet_branch(t, PENDING_TRACKED, 0x210, 0);
+	arrive(t, 0x210, false, true);
+	assert_int_equal(t->depth, 1);
+	cet_call(t, 0x210, 0x212);
+	cet_branch(t, PENDING_TRACKED, 0x210, 0);
+	arrive(t, 0x300, true, true);
+	ret(t, 0x310, 0x212);
+	ret(t, 0x220, 0x105);
+	assert_int_equal(n_seen, 0);
+	assert_int_equal(t->depth, 0);
+	/* A restarted RET is not checked twice either. */
+	call(t, 0x100, 0x105, 0x200);
+	cet_branch(t, PENDING_RET, 0x250, 0);
+	arrive(t, 0x250, false, true);
+	ret(t, 0x250, 0x105);
+	assert_int_equal(n_seen, 0);
+}
+
+static void test_system_mode_restorer_stub(void **state)
+{
+	struct cet_thread *t = *state;
+	struct cet_block stub = { 0x7000, false, true, true };
+
+	/* System mode saw no delivery: the handler's return to the restorer stub is let be. */
+	call(t, 0x100, 0x105, 0x200);
+	cet_branch(t, PENDING_RET, 0x4010, 0);
+	cet_arrive(t, &stub, record);
+	assert_int_equal(n_seen, 0);
+	assert_int_equal(t->depth, 1);
+	/* Anywhere else, the same return is a violation. */
+	ret(t, 0x4010, 0x7000);
+	assert_int_equal(n_seen, 1);
+}
+
 static void test_unknown_restorer_matches_any(void **state)
 {
 	struct cet_thread *t = *state;
@@ -216,6 +257,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_direct_call_to_handler_is_a_call, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_indirect_call_to_handler_is_recognised, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_restarted_call_pushes_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_system_mode_restorer_stub, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_restorer_matches_any, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

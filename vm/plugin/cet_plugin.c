@@ -11,6 +11,13 @@
  *   abort=on|off  stop the guest with SIGSEGV at the first violation, like a real fault
  *   verify=PATH   also check branches INTO this file although it is not marked IBT (repeatable)
  *
+ * System mode (qemu-system-x86_64, one vCPU): only user-mode code (addresses below the
+ * canonical hole) is checked, and only between two marker instructions the guest executes,
+ * `nopl 0x43455431(%rax)` (begin: the next exec'd program) and `nopl 0x43455430(%rax)`
+ * (end). There is no thread identity, no object map and no syscall view there: one shadow
+ * stack for whatever user code runs in the window, IBT checked on every user target, and
+ * signal handlers recognised only by their return to a restorer stub. See README.md.
+ *
  * Cost model: every translation block gets one callback (it learns where the last transfer
  * went); only CALL/RET/indirect branches get a second one, and only for the features on. */
 #include "cet_state.h"
@@ -38,6 +45,15 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
 static bool opt_ibt, opt_shstk, opt_abort;
 static bool bits64;
+static bool system_mode;
+static volatile bool window_open; /* system mode: between the begin and end markers */
+/* System mode: kernel blocks executed (an inline add, no call), so that a transfer whose
+ * target runs only after the kernel did (interrupt, page fault) can be counted. */
+static uint64_t kernel_blocks, kernel_blocks_at_branch, window_interrupted;
+
+#define USER_TOP 0x0000800000000000ULL
+#define MARKER_BEGIN 0x43455431u
+#define MARKER_END 0x43455430u
 static bool base_known;
 static uint64_t guest_base;
 
@@ -107,10 +123,13 @@ static void on_block(unsigned int vcpu, void *udata)
 {
 	struct block_info *b = udata;
 	struct cet_thread *t = thread_of(vcpu);
-	if (!t)
+	if (!t || (system_mode && !window_open))
 		return;
 	if (b->handlers_gen != handlers_gen)
 		lookup_handler(b);
+	if (system_mode && (t->pending == PENDING_TRACKED || t->pending == PENDING_RET) &&
+	    kernel_blocks != kernel_blocks_at_branch)
+		window_interrupted++;
 	if (b->is_handler && cet_is_signal_entry(t, b->blk.pc)) {
 		cet_signal_enter(t, b->restorer);
 		return;
@@ -123,11 +142,56 @@ static void on_branch(unsigned int vcpu, void *udata)
 {
 	const struct branch_info *br = udata;
 	struct cet_thread *t = thread_of(vcpu);
-	if (!t)
+	if (!t || (system_mode && !window_open))
 		return;
 	if (br->is_call)
 		cet_call(t, br->src, br->ret_addr);
 	cet_branch(t, br->kind, br->src, br->target);
+	kernel_blocks_at_branch = kernel_blocks;
+}
+
+/* System mode: the guest's marker opens or closes the checking window. */
+static void on_marker(unsigned int vcpu, void *udata)
+{
+	bool open = udata != NULL;
+	struct cet_thread *t = thread_of(vcpu);
+	char line[128];
+
+	if (open && t) {
+		/* The program exec'd next starts afresh; its predecessors' counts are kept. */
+		pthread_mutex_lock(&threads_lock);
+		retired_calls += t->calls, retired_rets += t->rets, retired_tracked += t->tracked;
+		cet_thread_reset(t, opt_ibt, opt_shstk);
+		pthread_mutex_unlock(&threads_lock);
+	}
+	window_open = open;
+	if (open) {
+		window_interrupted = 0;
+		snprintf(line, sizeof(line), "{\"event\":\"window\",\"open\":true}");
+	} else {
+		snprintf(line, sizeof(line),
+			 "{\"event\":\"window\",\"open\":false,\"interrupted_transfers\":%" PRIu64 "}",
+			 window_interrupted);
+	}
+	violation_log_line(line);
+}
+
+/* nopl disp32(%rax) = 0F 1F 80 disp32 with the marker's displacement. */
+static int marker_of(const uint8_t *bytes, size_t size)
+{
+	uint32_t disp;
+
+	if (size != 7 || bytes[0] != 0x0f || bytes[1] != 0x1f || bytes[2] != 0x80)
+		return -1;
+	memcpy(&disp, bytes + 3, 4);
+	return disp == MARKER_BEGIN ? 1 : disp == MARKER_END ? 0 : -1;
+}
+
+/* glibc's __restore_rt: mov $15,%rax; syscall (rt_sigreturn). */
+static bool is_sigreturn_stub(const uint8_t *bytes, size_t size)
+{
+	static const uint8_t stub[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00 };
+	return size == sizeof(stub) && memcmp(bytes, stub, sizeof(stub)) == 0;
 }
 
 /* Decide which callback, if any, the instruction needs with the features that are on. */
@@ -184,7 +248,13 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (n == 0)
 		return;
 	struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0);
-	if (!base_known) {
+	if (system_mode && qemu_plugin_tb_vaddr(tb) >= USER_TOP) {
+		/* Kernel code is never checked: only counted, inline. */
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							 &kernel_blocks, 1);
+		return;
+	}
+	if (!system_mode && !base_known) {
 		/* User mode maps guest memory at a fixed offset: host = guest + base. */
 		guest_base = (uint64_t)(uintptr_t)qemu_plugin_insn_haddr(first) -
 					 qemu_plugin_insn_vaddr(first);
@@ -199,15 +269,28 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	struct insn_class c = insn_classify(qemu_plugin_insn_data(first),
 										qemu_plugin_insn_size(first), bits64);
 	b->blk.starts_with_endbr = c.kind == (bits64 ? INSN_ENDBR64 : INSN_ENDBR32);
-	if (opt_ibt && !b->blk.starts_with_endbr) {
+	if (system_mode) {
+		b->blk.ibt_in_scope = true;
+		b->blk.sigreturn_stub = is_sigreturn_stub(qemu_plugin_insn_data(first),
+							  qemu_plugin_insn_size(first));
+	} else if (opt_ibt && !b->blk.starts_with_endbr) {
 		struct object_ref ref = object_map_lookup(b->blk.pc);
 		b->blk.ibt_in_scope = ref.path && ((ref.marking & MARK_IBT) || ref.verified);
 	}
 	lookup_handler(b);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
 
-	for (size_t i = 0; i < n; i++)
-		instrument_insn(qemu_plugin_tb_get_insn(tb, i));
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		if (system_mode) {
+			int m = marker_of(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+			if (m >= 0)
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
+								       QEMU_PLUGIN_CB_NO_REGS,
+								       m ? (void *)1 : NULL);
+		}
+		instrument_insn(insn);
+	}
 }
 
 static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
@@ -376,8 +459,9 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 											 int argc, char **argv)
 {
 	const char *out = NULL;
-	if (info->system_emulation)
-		return fail("system emulation is not supported yet (user mode only)", NULL);
+	system_mode = info->system_emulation;
+	if (system_mode && info->system.smp_vcpus != 1)
+		return fail("system mode needs exactly one vCPU (-smp 1): no thread identity", NULL);
 	if (!strcmp(info->target_name, "x86_64"))
 		bits64 = true;
 	else if (strcmp(info->target_name, "i386") != 0)
@@ -393,6 +477,8 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 		} else if (!strncmp(a, "out=", 4)) {
 			out = a + 4;
 		} else if (!strncmp(a, "verify=", 7)) {
+			if (system_mode)
+				return fail("verify= needs user mode (no object map in system mode)", a);
 			if (object_map_add_verified(a + 7) != 0)
 				return fail("cannot stat file to verify", a + 7);
 		} else {
@@ -406,15 +492,18 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 
 	char line[200];
 	snprintf(line, sizeof(line),
-			 "{\"event\":\"start\",\"pid\":%ld,\"target\":\"%s\",\"ibt\":%s,\"shstk\":%s}",
-			 (long)getpid(), info->target_name, opt_ibt ? "true" : "false",
-			 opt_shstk ? "true" : "false");
+			 "{\"event\":\"start\",\"pid\":%ld,\"target\":\"%s\",\"mode\":\"%s\","
+			 "\"ibt\":%s,\"shstk\":%s}",
+			 (long)getpid(), info->target_name, system_mode ? "system" : "user",
+			 opt_ibt ? "true" : "false", opt_shstk ? "true" : "false");
 	violation_log_line(line);
 
+	violation_log_name_objects(!system_mode);
 	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	if (opt_ibt || opt_shstk) {
 		qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
-		qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+		if (!system_mode)
+			qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
 	}
 	qemu_plugin_register_atexit_cb(id, on_exit_guest, NULL);
 	return 0;

@@ -11,6 +11,7 @@ void cet_thread_reset(struct cet_thread *t, bool ibt, bool shstk)
 {
 	t->ibt = ibt, t->shstk = shstk;
 	t->pending = PENDING_NONE;
+	t->pushed = false;
 	t->src = t->target = 0;
 	t->depth = 0;
 	t->n_frames = 0;
@@ -42,7 +43,9 @@ void cet_call(struct cet_thread *t, uint64_t src, uint64_t ret_addr)
 	if (!t->shstk)
 		return;
 	t->calls++;
+	size_t before = t->depth;
 	shadow_push(t, ret_addr);
+	t->pushed = t->depth > before;
 }
 
 void cet_branch(struct cet_thread *t, enum cet_pending kind, uint64_t src, uint64_t target)
@@ -67,8 +70,10 @@ static bool was_called_handler(struct cet_thread *t, uint64_t dst)
 	return true;
 }
 
-static int check_return(struct cet_thread *t, uint64_t dst, cet_report_fn report)
+static int check_return(struct cet_thread *t, const struct cet_block *b, cet_report_fn report)
 {
+	uint64_t dst = b->pc;
+
 	t->rets++;
 	if (t->depth > 0) {
 		uint64_t top = t->shadow[t->depth - 1];
@@ -77,6 +82,10 @@ static int check_return(struct cet_thread *t, uint64_t dst, cet_report_fn report
 			return 0;
 		}
 		if (was_called_handler(t, dst))
+			return 0;
+		/* System mode sees no signal delivery: a handler returning to its restorer is
+		 * recognised by the restorer's code and leaves the stack alone. */
+		if (b->sigreturn_stub)
 			return 0;
 		/* A return to a deeper entry: longjmp or an unwinder without INCSSP. The hardware
 		 * faults; a CET-less userland does this legitimately, so it is its own kind. */
@@ -103,8 +112,17 @@ static int check_return(struct cet_thread *t, uint64_t dst, cet_report_fn report
 int cet_arrive(struct cet_thread *t, const struct cet_block *b, cet_report_fn report)
 {
 	enum cet_pending pending = t->pending;
+	bool pushed = t->pushed;
 	int found = 0;
 	t->pending = PENDING_NONE;
+	t->pushed = false;
+	/* A block starting at the branch itself: the branch faulted (a page fault on the stack
+	 * write of a CALL, in system mode) and runs again. It never happened: undo its push. */
+	if (pending != PENDING_NONE && b->pc == t->src) {
+		if (pushed && t->depth > 0)
+			t->depth--;
+		return 0;
+	}
 	switch (pending) {
 	case PENDING_TRACKED:
 		if (!t->ibt)
@@ -118,7 +136,7 @@ int cet_arrive(struct cet_thread *t, const struct cet_block *b, cet_report_fn re
 		break;
 	case PENDING_RET:
 		if (t->shstk)
-			found = check_return(t, b->pc, report);
+			found = check_return(t, b, report);
 		break;
 	default:
 		break;
@@ -141,6 +159,7 @@ void cet_signal_enter(struct cet_thread *t, uint64_t restorer)
 		t->frames = grown, t->cap_frames = cap;
 	}
 	bool ambiguous = t->pending == PENDING_TRACKED || t->pending == PENDING_UNTRACKED;
+	t->pushed = false;
 	t->frames[t->n_frames++] =
 		(struct cet_sigframe){ ambiguous, t->pending, t->src, t->target, t->depth };
 	t->pending = PENDING_NONE;

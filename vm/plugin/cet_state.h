@@ -28,6 +28,7 @@ struct cet_block {
 	uint64_t pc;
 	bool starts_with_endbr; /* ENDBR64 in 64-bit code, ENDBR32 in 32-bit code */
 	bool ibt_in_scope;      /* the object holding pc is marked IBT or named for checking */
+	bool sigreturn_stub;    /* system mode: a signal restorer (mov $15,%rax; syscall) */
 };
 
 struct cet_sigframe {
@@ -42,6 +43,7 @@ struct cet_thread {
 	enum cet_pending pending;
 	uint64_t src;    /* address of the branch that set pending */
 	uint64_t target; /* direct call: its target */
+	bool pushed;     /* the pending transfer is a call that pushed its return address */
 	uint64_t *shadow;
 	size_t depth, cap;
 	struct cet_sigframe *frames;

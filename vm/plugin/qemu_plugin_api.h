@@ -51,6 +51,10 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 										  qemu_plugin_vcpu_udata_cb_t cb, int flags,
 										  void *userdata);
+/* Inline operations: the only one in API version 1 adds imm to *ptr, without a call. */
+enum { QEMU_PLUGIN_INLINE_ADD_U64 = 0 };
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
+                                              uint64_t imm);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 											qemu_plugin_vcpu_udata_cb_t cb, int flags,
 											void *userdata);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 static int out_fd = -1;
+static bool name_objects = true;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t totals[VIOL_KINDS], distincts[VIOL_KINDS];
 
@@ -31,6 +32,11 @@ const char *violation_kind_name(enum violation_kind kind)
 {
 	static const char *const names[VIOL_KINDS] = { "ibt", "shstk", "shstk-unwind" };
 	return names[kind];
+}
+
+void violation_log_name_objects(bool on)
+{
+	name_objects = on;
 }
 
 int violation_log_open(const char *path)
@@ -98,6 +104,8 @@ static bool remember(int kind, uint64_t src, uint64_t dst)
 /* Append ,"<key>_object":"...","<key>_offset":N for the object mapping addr. */
 static void append_object(char *buf, size_t cap, size_t *len, const char *key, uint64_t addr)
 {
+	if (!name_objects)
+		return;
 	struct object_ref ref = object_map_lookup(addr);
 	if (!ref.path || *len >= cap)
 		return;

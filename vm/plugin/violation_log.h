@@ -19,6 +19,8 @@ struct violation {
 
 /* Open (append) the output file; -1 on failure. */
 int violation_log_open(const char *path);
+/* Whether addresses can be named by object (user mode only). */
+void violation_log_name_objects(bool on);
 /* Write a raw line (without newline) as is. */
 void violation_log_line(const char *json);
 /* Record one violation; returns true when it was new (written). Thread-safe. */
