@@ -41,6 +41,40 @@ clean-test-outputs:
 	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
 .PHONY: clean-test-outputs
 
+# elfcet run and the QEMU checking plugin (vm/plugin).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/plugin_test_insn_class tests/plugin_test_cet_state \
+	tests/dynrun_test_report
+TESTS += tests/plugin_test_insn_class tests/plugin_test_cet_state tests/dynrun_test_report
+tests_plugin_test_insn_class_SOURCES = tests/plugin_test_insn_class.c vm/plugin/insn_class.c
+tests_plugin_test_insn_class_CFLAGS = $(UNIT_CFLAGS)
+tests_plugin_test_insn_class_LDADD = $(CMOCKA_LIBS)
+tests_plugin_test_cet_state_SOURCES = tests/plugin_test_cet_state.c vm/plugin/cet_state.c
+tests_plugin_test_cet_state_CFLAGS = $(UNIT_CFLAGS)
+tests_plugin_test_cet_state_LDADD = $(CMOCKA_LIBS)
+tests_dynrun_test_report_SOURCES = tests/dynrun_test_report.c
+tests_dynrun_test_report_CFLAGS = $(UNIT_CFLAGS)
+tests_dynrun_test_report_LDADD = $(UNIT_LDADD)
+endif
+TESTS += tests/dynrun-e2e.sh tests/dynrun-errors.sh
+EXTRA_DIST += tests/dynrun-e2e.sh tests/dynrun-errors.sh corpus/dynamic
+# The scripts run the plugin from the build tree.
+tests/dynrun-e2e.log tests/dynrun-errors.log: vm/plugin/elfcet-qemu-plugin.so elfcet/elfcet
+# What they leave in the build tree.
+clean-local: clean-dynrun-outputs
+clean-dynrun-outputs:
+	rm -rf tests/dynrun-e2e.out tests/dynrun-errors.out tests/plugin-system.out
+.PHONY: clean-dynrun-outputs
+# Differential: every violation observed was predicted by elfcet audit (skips until the
+# audit reports code findings).
+TESTS += tests/dynrun-differential.sh
+EXTRA_DIST += tests/dynrun-differential.sh
+tests/dynrun-differential.log: tests/dynrun-e2e.log
+# System mode: boots the cached kernel with the plugin (skips without one).
+TESTS += tests/plugin-system.sh
+EXTRA_DIST += tests/plugin-system.sh
+tests/plugin-system.log: vm/plugin/elfcet-qemu-plugin.so
+
 # elfcet mark: the planner (unit), the three layouts on real binaries, the safety rules.
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_mark_plan

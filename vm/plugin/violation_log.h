@@ -1,0 +1,32 @@
+/* The checker's output: one JSON object per line, appended with a single write() each so that
+ * threads and forked children of the guest can share the file. Each distinct
+ * (kind, source, target) is written once; repeats are only counted. */
+#ifndef ELFCET_VIOLATION_LOG_H
+#define ELFCET_VIOLATION_LOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum violation_kind { VIOL_IBT, VIOL_SHSTK, VIOL_SHSTK_UNWIND, VIOL_KINDS };
+
+struct violation {
+	enum violation_kind kind;
+	uint64_t src, dst;
+	bool has_expected;
+	uint64_t expected; /* shstk: the return address on top of the shadow stack */
+	unsigned depth;    /* shstk-unwind: shadow-stack entries skipped */
+};
+
+/* Open (append) the output file; -1 on failure. */
+int violation_log_open(const char *path);
+/* Whether addresses can be named by object (user mode only). */
+void violation_log_name_objects(bool on);
+/* Write a raw line (without newline) as is. */
+void violation_log_line(const char *json);
+/* Record one violation; returns true when it was new (written). Thread-safe. */
+bool violation_log_report(const struct violation *v);
+/* Occurrences so far of each kind, and distinct ones. */
+void violation_log_counts(uint64_t total[VIOL_KINDS], uint64_t distinct[VIOL_KINDS]);
+const char *violation_kind_name(enum violation_kind kind);
+
+#endif
