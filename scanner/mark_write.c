@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -106,33 +107,30 @@ static int write_all(int fd, const unsigned char *p, uint64_t len)
 	return 0;
 }
 
-/* Reads the whole file at PATH into a new buffer. */
-static unsigned char *read_whole(const char *path, uint64_t *size)
+/* Maps the whole file at PATH read-only (page cache, not heap: files can be large). */
+static unsigned char *map_whole(const char *path, uint64_t *size)
 {
-	unsigned char *buf;
+	unsigned char *p;
 	struct stat st;
-	uint64_t got = 0;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || (buf = malloc(st.st_size ? (size_t)st.st_size : 1)) == NULL) {
+	if (fstat(fd, &st) != 0) {
 		close(fd);
 		return NULL;
 	}
-	while (got < (uint64_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)((uint64_t)st.st_size - got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (uint64_t)n;
-	}
+	*size = (uint64_t)st.st_size;
+	p = mmap(NULL, st.st_size ? (size_t)st.st_size : 1, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	*size = got;
-	return buf;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void unmap_whole(unsigned char *p, uint64_t size)
+{
+	if (p)
+		munmap(p, size ? (size_t)size : 1);
 }
 
 /* The written file must be the plan's image, and the original must still be what was
@@ -145,8 +143,8 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 	size_t i;
 	int rc = -1;
 
-	orig = read_whole(path, &osize);
-	written = read_whole(tmp, &nsize);
+	orig = map_whole(path, &osize);
+	written = map_whole(tmp, &nsize);
 	if (!orig || !written) {
 		fail(err, errlen, "cannot re-read the files to check them");
 		goto out;
@@ -171,8 +169,8 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 	}
 	rc = 0;
 out:
-	free(orig);
-	free(written);
+	unmap_whole(orig, osize);
+	unmap_whole(written, nsize);
 	return rc;
 }
 
