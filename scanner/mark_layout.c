@@ -704,10 +704,25 @@ static void move_symbols(const struct elf_model *m, const struct raw_ehdr *eh,
 /* The program header table being rebuilt: the old entries with their new values, and
  * for each the index it came from (-1 for a new one). */
 struct phdr_list {
-	GElf_Phdr items[PN_XNUM];
-	long from[PN_XNUM];
+	GElf_Phdr *items;
+	long *from;
 	size_t count;
 };
+
+/* Room for the old entries and the few new ones. */
+static bool list_init(struct phdr_list *l, size_t phnum)
+{
+	l->count = 0;
+	l->items = calloc(phnum + 4, sizeof(*l->items));
+	l->from = calloc(phnum + 4, sizeof(*l->from));
+	return l->items && l->from;
+}
+
+static void list_free(struct phdr_list *l)
+{
+	free(l->items);
+	free(l->from);
+}
 
 static void list_insert(struct phdr_list *l, size_t at, const GElf_Phdr *ph)
 {
@@ -758,8 +773,12 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	if (section_table(m, &eh, &shtab, &shcount, err, errlen) != 0)
 		return -1;
 	list = calloc(1, sizeof(*list));
-	if (!list)
+	if (!list || !list_init(list, m->phnum)) {
+		if (list)
+			list_free(list);
+		free(list);
 		return fail(err, errlen, "out of memory");
+	}
 
 	/* The old entries: the note's headers adjusted, and empty ones (PT_NULL, or a note
 	 * header left empty by objcopy --remove-section) dropped to make room. */
@@ -1054,6 +1073,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	rc = 0;
 out:
 	free(buf);
+	list_free(list);
 	free(list);
 	return rc;
 }
