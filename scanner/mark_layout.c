@@ -219,36 +219,47 @@ static void write_note(unsigned char *p, const struct mark_desc *desc)
 }
 
 /* The note's last property goes: a note with no property is not allowed (ld.so ignores
- * it as misaligned), so the note itself goes. Its headers become PT_NULL, its section
- * plain data, its bytes zero: every offset in the file stays where it was. */
-static int drop_note(const struct elf_model *m, const struct raw_ehdr *eh,
-		     const unsigned char *table, long sec, uint64_t off, uint64_t end,
-		     struct mark_plan *plan)
+ * it as misaligned), so the note itself goes. A header of just this note becomes
+ * PT_NULL; a PT_NOTE that holds other notes too is cut to them; its section becomes
+ * plain data; its bytes become zero. Every offset in the file stays where it was. */
+static int drop_note(const struct elf_model *m, const struct raw_ehdr *eh, long sec,
+		     uint64_t off, uint64_t end, struct mark_plan *plan)
 {
 	unsigned char zero[4] = { 0 };
-	uint64_t i;
+	uint64_t i, n = end - off;
 
-	for (i = 0; i < m->phnum; i++) {
-		const GElf_Phdr *ph = &m->phdrs[i];
-
-		if ((ph->p_type != PT_GNU_PROPERTY && ph->p_type != PT_NOTE) ||
-		    ph->p_offset > off || ph->p_offset + ph->p_filesz != end)
-			continue;
-		if (ph->p_offset != off)
-			return 1; /* a PT_NOTE holding other notes too: left to relocation */
-	}
 	for (i = 0; i < m->phnum; i++) {
 		const GElf_Phdr *ph = &m->phdrs[i];
 
 		if ((ph->p_type == PT_GNU_PROPERTY || ph->p_type == PT_NOTE) &&
-		    ph->p_offset == off && ph->p_offset + ph->p_filesz == end)
-			mark_plan_put(plan, eh->phoff + i * eh->phentsize, zero, 4,
-				      "program header p_type");
+		    ph->p_offset <= off && ph->p_offset + ph->p_filesz >= end &&
+		    (ph->p_filesz != ph->p_memsz ||
+		     (ph->p_offset != off && ph->p_offset + ph->p_filesz != end)))
+			return 1; /* between other notes: not dropped */
+	}
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+		uint64_t at = eh->phoff + i * eh->phentsize;
+		bool is64 = eh->is64;
+
+		if ((ph->p_type != PT_GNU_PROPERTY && ph->p_type != PT_NOTE) ||
+		    ph->p_offset > off || ph->p_offset + ph->p_filesz < end)
+			continue;
+		if (ph->p_offset == off && ph->p_filesz == n) {
+			mark_plan_put(plan, at, zero, 4, "program header p_type");
+			continue;
+		}
+		if (ph->p_offset == off) {
+			put_word(plan, is64, at + (is64 ? 8 : 4), ph->p_offset + n, "p_offset");
+			put_word(plan, is64, at + (is64 ? 16 : 8), ph->p_vaddr + n, "p_vaddr");
+			put_word(plan, is64, at + (is64 ? 24 : 12), ph->p_paddr + n, "p_paddr");
+		}
+		put_word(plan, is64, at + (is64 ? 32 : 16), ph->p_filesz - n, "p_filesz");
+		put_word(plan, is64, at + (is64 ? 40 : 20), ph->p_memsz - n, "p_memsz");
 	}
 	if (sec >= 0) {
 		unsigned char type[4];
 
-		(void)table;
 		store_le32(type, SHT_PROGBITS);
 		mark_plan_put(plan, eh->shoff + (uint64_t)sec * eh->shentsize + 4, type, 4,
 			      "section header sh_type");
@@ -273,6 +284,11 @@ int mark_layout_in_place(const struct elf_model *m, const struct property_note *
 	if (desc->size > note->descsz)
 		return 1;
 	read_ehdr(m, &eh);
+	if (section_table(m, &eh, &table, &count, err, errlen) != 0)
+		return -1;
+	sec = note_section(table, count, eh.is64, off, end);
+	if (desc->size == 0)
+		return sec == -2 ? 1 : drop_note(m, &eh, sec, off, end, plan);
 	/* Every header over the note must end where it ends, so that it can simply shrink. */
 	for (i = 0; i < m->phnum; i++) {
 		const GElf_Phdr *ph = &m->phdrs[i];
@@ -282,14 +298,9 @@ int mark_layout_in_place(const struct elf_model *m, const struct property_note *
 		    (ph->p_offset + ph->p_filesz != end || ph->p_memsz != ph->p_filesz))
 			return 1;
 	}
-	if (section_table(m, &eh, &table, &count, err, errlen) != 0)
-		return -1;
-	sec = note_section(table, count, eh.is64, off, end);
 	if (sec == -2)
 		return 1;
 
-	if (desc->size == 0)
-		return drop_note(m, &eh, table, sec, off, end, plan);
 	write_note(buf, desc);
 	mark_plan_put(plan, off + 4, buf + 4, 4, "note descsz");
 	mark_plan_put(plan, off + NOTE_HEADER_SIZE, desc->bytes, desc->size, "note properties");

@@ -130,6 +130,12 @@ check "ISA_1_NEEDED survives the dropped property" grep -q "x86 ISA needed" \
 gcc -O2 -fcf-protection -Wl,-z,noseparate-code -o "$work/nosep" "$work/hello.c"
 exercise nosep 2 "IBT" "--ibt --force" @ a b c
 
+# Layout 2 in a static executable (the kernel reads its note itself) and a non-PIE one.
+gcc -O2 -static -o "$work/static" "$work/hello.c"
+exercise static 2 "IBT, SHSTK" "--ibt --shstk --force" @ s t
+gcc -O2 -no-pie -o "$work/nopie" "$work/hello.c"
+exercise nopie 2 "SHSTK" "--shstk --force" @ u
+
 # Layout 3: the note removed by objcopy (which leaves empty note headers behind).
 objcopy --remove-section .note.gnu.property /usr/bin/ls "$work/ls-nonote"
 exercise ls-nonote 3 "IBT, SHSTK" "--ibt --shstk --force" @ -1 "$top_srcdir/scanner"
@@ -167,6 +173,13 @@ fi
 # ELF32 i386: Debian's -m32 output has no property note at all (layout 3).
 if gcc -m32 -O2 -fcf-protection -o "$work/hello32" "$work/hello.c" 2>/dev/null; then
 	exercise hello32 3 "IBT" "--ibt --force" @ x y
+	# i386 linked with -z ibt: one PT_NOTE holds the ABI tag and the property note.
+	# Clearing IBT removes the only property: the note goes, that PT_NOTE is cut.
+	gcc -m32 -O2 -fcf-protection -Wl,-z,ibt -o "$work/ibt32" "$work/hello.c"
+	exercise ibt32 1 "none" "--no-ibt" @ z
+	exercise ibt32 3 "IBT" "--ibt --force" @ z
+	gcc -m32 -O2 -static -o "$work/static32" "$work/hello.c"
+	exercise static32 3 "IBT" "--ibt --force" @ w
 else
 	echo "  FAIL: gcc -m32 cannot build (gcc-multilib missing?)"
 	failures=$((failures + 1))

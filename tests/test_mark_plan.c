@@ -192,6 +192,36 @@ static void test_clearing_only_property_drops_note(void **state)
 	planned_free(&p);
 }
 
+/* i386 style, dropping: the only property goes, and the PT_NOTE that held the property
+ * note first is cut to the note after it. */
+static void test_drop_from_shared_pt_note(void **state)
+{
+	struct test_elf e = test_elf_default(32, FEATURE_1_IBT, 0);
+	struct property_note note;
+	const GElf_Phdr *pn;
+	struct planned p;
+
+	(void)state;
+	e.notes[0].count = 1;
+	e.nnotes = 2;
+	e.notes[1] = (struct test_note){ .type = 3, .descsz = -1, .count = 1 };
+	e.notes[1].props[0] = (struct test_property){ 0x12345678, 4, 0x9abcdef0 };
+	e.gnu_property_filesz = 16 + 12;
+	plan_file(&p, &e, 0, FEATURE_1_IBT);
+	assert_int_equal(p.rc, 0);
+	assert_int_equal(p.plan.layout, MARK_LAYOUT_IN_PLACE);
+	assert_int_equal(p.plan.size, p.plan.orig_size);
+	assert_only_ranges_changed(&p);
+	assert_false(property_note_find(&p.result, &note));
+	assert_null(elf_model_find_phdr(&p.result, PT_GNU_PROPERTY));
+	pn = elf_model_find_phdr(&p.result, PT_NOTE);
+	assert_non_null(pn);
+	assert_int_equal(pn->p_offset, elf_model_find_phdr(&p.orig, PT_NOTE)->p_offset + 28);
+	assert_int_equal(pn->p_filesz, 28);
+	assert_int_equal(load_le32(p.result.data + pn->p_offset + 8), 3);
+	planned_free(&p);
+}
+
 /* Layout 2: only ISA_1_NEEDED; FEATURE_1_AND must come first (smaller type). */
 static void check_grow(int elf_class)
 {
@@ -442,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_unchanged_when_already_marked),
 		cmocka_unit_test(test_clearing_last_bit_drops_property),
 		cmocka_unit_test(test_clearing_only_property_drops_note),
+		cmocka_unit_test(test_drop_from_shared_pt_note),
 		cmocka_unit_test(test_grow_elf64),
 		cmocka_unit_test(test_grow_elf32),
 		cmocka_unit_test(test_grow_keeps_types_sorted),
