@@ -160,5 +160,24 @@ check "no bit requested" test $? -eq 2
 "$ELFCET" mark --ibt --no-ibt "$work/ls" >/dev/null 2>&1
 check "a bit both set and cleared" test $? -eq 2
 
+echo "== valgrind finds no error and no leak in mark"
+if ldd "$ELFCET" 2>/dev/null | grep -q libasan; then
+	echo "  note: this elfcet is built with AddressSanitizer; valgrind skipped"
+elif command -v valgrind >/dev/null; then
+	cp /usr/bin/ls "$work/vg-ls"
+	printf 'x' >"$work/vg-text"
+	gcc -m32 -O2 -o "$work/vg-32" "$work/t.c" 2>/dev/null || cp /usr/bin/ls "$work/vg-32"
+	for args in "--ibt --shstk --force --backup $work/vg-ls" "--ibt --force $work/vg-32" \
+		"--no-ibt --dry-run $work/vg-ls" "--ibt $work/vg-text" "--shstk $work/vg-32"; do
+		# shellcheck disable=SC2086
+		valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99 \
+			"$ELFCET" mark $args >/dev/null 2>"$work/vg.err"
+		status=$?
+		check "mark $args: no valgrind error (status $status)" test $status -ne 99
+	done
+else
+	echo "  note: valgrind not installed; skipped"
+fi
+
 echo "mark-safety: $failures failure(s)"
 [ $failures -eq 0 ]
