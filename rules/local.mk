@@ -1,3 +1,3 @@
 # The rule catalogue and lists, installed to $(pkgdatadir)/rules.
 rulesdir = $(pkgdatadir)/rules
-dist_rules_DATA = rules/catalogue.rules
+dist_rules_DATA = rules/catalogue.rules rules/returns-twice.list

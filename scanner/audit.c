@@ -3,6 +3,7 @@
 
 #include "audit.h"
 
+#include "code_audit.h"
 #include "gnu_property.h"
 #include "rules.h"
 
@@ -67,6 +68,7 @@ void audit_file(const char *path, const struct audit_options *opt, struct file_r
 	rep->kind = m.kind;
 	rep->interp = m.interp ? strdup(m.interp) : NULL;
 	property_check(&m, opt->rules, &rep->props, &rep->problems);
+	code_audit(&m, opt->rules, &rep->findings);
 	decide_verdicts(&m, rep);
 	elf_model_close(&m);
 }

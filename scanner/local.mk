@@ -1,5 +1,6 @@
 # scanner/: the library that holds all of elfcet's logic.
 noinst_LIBRARIES += scanner/libelfcet.a
+scanner_libelfcet_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/scanner/code
 scanner_libelfcet_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(CAPSTONE_CFLAGS) $(JSONC_CFLAGS)
 scanner_libelfcet_a_SOURCES = \
 	scanner/byteorder.h \
@@ -20,7 +21,21 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/mark_plan.c scanner/mark_plan.h \
 	scanner/mark_layout.c scanner/mark_layout.h \
 	scanner/mark_write.c scanner/mark_write.h \
-	scanner/mark.c scanner/mark.h
+	scanner/mark.c scanner/mark.h \
+	scanner/code/code_audit.c scanner/code/code_audit.h \
+	scanner/code/code_context.c scanner/code/code_context.h \
+	scanner/code/eh_frame.c scanner/code/eh_frame.h \
+	scanner/code/disasm.c scanner/code/disasm.h \
+	scanner/code/targets.h \
+	scanner/code/targets_relocs.c \
+	scanner/code/targets_entry.c \
+	scanner/code/targets_exports.c \
+	scanner/code/targets_plt.c \
+	scanner/code/targets_landing_pads.c \
+	scanner/code/targets_returns_twice.c \
+	scanner/code/targets_data_pointers.c \
+	scanner/code/code_sweep.c \
+	scanner/code/check_endbr.c
 
 # What every program linked with the library needs.
 ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(JSONC_LIBS)

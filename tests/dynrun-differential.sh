@@ -3,7 +3,8 @@
 # programs must have been predicted by `elfcet audit` (0 misses); audit findings that no run
 # exercised are listed. Reuses the runs of dynrun-e2e.sh.
 #   ibt:   predicted by an ibt-* finding in the target's file at the target address (or at
-#          the branch itself, as for a tracked jump table flagged at its jmp);
+#          the branch itself, as for a tracked jump table flagged at its jmp; a lazy PLT
+#          slot by the file's ibt-non-ibt-plt finding);
 #   shstk: predicted by a shstk-* finding in the same function as the faulting RET.
 # shstk-unwind (longjmp, unwinders) and transfers outside the corpus files (ld.so's lazy
 # resolver on i386) are counted but not compared: the audit of issue 3 does not cover them.
@@ -37,8 +38,11 @@ while read -r kind sfile saddr sfunc dfile daddr; do
 	case $kind in
 	ibt)
 		[ "${dfile:0:1}" != "@" ] || { skipped=$((skipped + 1)); continue; }
-		hit=$(awk -v f="$dfile" -v a="$daddr" -v s="$sfile" -v b="$saddr" \
-			'$2 ~ /^ibt-/ && (($1 == f && $3 == a) || ($1 == s && $3 == b))' "$out/predicted")
+		# A lazy slot of a non-IBT PLT is predicted by the one ibt-non-ibt-plt
+		# finding that stands for all of them.
+		hit=$(awk -v f="$dfile" -v a="$daddr" -v s="$sfile" -v b="$saddr" -v fn="$sfunc" \
+			'$2 ~ /^ibt-/ && (($1 == f && $3 == a) || ($1 == s && $3 == b) ||
+			  ($2 == "ibt-non-ibt-plt" && $1 == f && fn == ".plt"))' "$out/predicted")
 		;;
 	shstk)
 		[ "${sfile:0:1}" != "@" ] || { skipped=$((skipped + 1)); continue; }

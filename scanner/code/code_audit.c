@@ -1,0 +1,61 @@
+/* The code audit, in the order the evidence depends on itself: relocations first (the
+ * others read relocated words), then every other source of targets, the code sweep,
+ * the data scan (which must know the jump tables the sweep found), and last ENDBR at
+ * every target. */
+#include "config.h"
+
+#include "code_audit.h"
+
+#include "code_context.h"
+#include "rules.h"
+#include "targets.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
+		  const char *fmt, ...)
+{
+	char symbol[256], *message = NULL;
+	va_list ap;
+
+	code_symbol_name(c, addr, symbol, sizeof(symbol));
+	va_start(ap, fmt);
+	if (vasprintf(&message, fmt, ap) < 0)
+		message = NULL;
+	va_end(ap);
+	finding_add(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, "%s",
+		    message ? message : "");
+	free(message);
+}
+
+static int finding_compare(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+
+	if (x->address != y->address)
+		return x->address < y->address ? -1 : 1;
+	return 0;
+}
+
+void code_audit(const struct elf_model *m, const struct rule_set *rules,
+		struct finding_list *out)
+{
+	struct code_ctx c;
+	size_t first = out->count;
+
+	code_ctx_init(&c, m, rules, out);
+	targets_relocs(&c);
+	targets_entry(&c);
+	targets_exports(&c);
+	targets_plt(&c);
+	targets_landing_pads(&c);
+	targets_returns_twice_prepare(&c);
+	code_sweep(&c);
+	targets_data_pointers(&c);
+	check_endbr(&c);
+	code_ctx_free(&c);
+	/* Findings in address order, whatever check found them. */
+	qsort(out->items + first, out->count - first, sizeof(*out->items), finding_compare);
+}

@@ -1,0 +1,392 @@
+/* The code audit's view of one file: code ranges, symbols, function starts, maps. */
+#include "config.h"
+
+#include "code_context.h"
+
+#include "eh_frame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow_array(void *items, size_t *cap, size_t count, size_t size)
+{
+	size_t ncap;
+	void *n;
+
+	if (count < *cap)
+		return items;
+	ncap = *cap ? *cap * 2 : 64;
+	n = realloc(items, ncap * size);
+	if (!n)
+		abort();
+	*cap = ncap;
+	return n;
+}
+
+static void load_ranges(struct code_ctx *c)
+{
+	const struct elf_model *m = c->m;
+	size_t cap = 0, i;
+	Elf_Scn *scn = NULL;
+
+	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const unsigned char *bytes;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+			continue;
+		bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
+		if (!bytes)
+			continue;
+		c->ranges = grow_array(c->ranges, &cap, c->nranges, sizeof(*c->ranges));
+		c->ranges[c->nranges++] = (struct exec_range){
+			sh.sh_addr, sh.sh_size, bytes,
+			elf_strptr(m->elf, m->shstrndx, sh.sh_name) ?: ""
+		};
+	}
+	if (c->nranges)
+		return;
+	/* No section headers: the executable segments are the code. */
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+		const unsigned char *bytes;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_filesz)
+			continue;
+		bytes = elf_model_file_bytes(m, ph->p_offset, ph->p_filesz);
+		if (!bytes)
+			continue;
+		c->ranges = grow_array(c->ranges, &cap, c->nranges, sizeof(*c->ranges));
+		c->ranges[c->nranges++] = (struct exec_range){ ph->p_vaddr, ph->p_filesz, bytes, "" };
+	}
+}
+
+static int symbol_compare(const void *a, const void *b)
+{
+	const struct code_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* At one address, a global name reads better than a local one. */
+	return (int)y->global - (int)x->global;
+}
+
+static void load_symbols(struct code_ctx *c)
+{
+	const struct elf_model *m = c->m;
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+
+	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 1; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			type = GELF_ST_TYPE(sym.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			name = elf_strptr(m->elf, sh.sh_link, sym.st_name);
+			if (!name || !*name || !code_range_of(c, sym.st_value))
+				continue;
+			c->syms = grow_array(c->syms, &cap, c->nsyms, sizeof(*c->syms));
+			c->syms[c->nsyms++] = (struct code_symbol){
+				sym.st_value, sym.st_size, name,
+				GELF_ST_BIND(sym.st_info) != STB_LOCAL
+			};
+		}
+	}
+	qsort(c->syms, c->nsyms, sizeof(*c->syms), symbol_compare);
+}
+
+static int u64_compare(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void build_starts(struct code_ctx *c)
+{
+	size_t n = c->nsyms + c->nfdes + c->nranges, i, j = 0;
+
+	c->starts = malloc((n ? n : 1) * sizeof(*c->starts));
+	if (!c->starts)
+		abort();
+	for (i = 0; i < c->nsyms; i++)
+		c->starts[j++] = c->syms[i].addr;
+	for (i = 0; i < c->nfdes; i++)
+		if (code_range_of(c, c->fdes[i].start))
+			c->starts[j++] = c->fdes[i].start;
+	for (i = 0; i < c->nranges; i++)
+		c->starts[j++] = c->ranges[i].addr;
+	qsort(c->starts, j, sizeof(*c->starts), u64_compare);
+	c->nstarts = 0;
+	for (i = 0; i < j; i++)
+		if (c->nstarts == 0 || c->starts[c->nstarts - 1] != c->starts[i])
+			c->starts[c->nstarts++] = c->starts[i];
+}
+
+static bool is_bind_now(const struct elf_model *m)
+{
+	uint64_t v;
+
+	if (elf_model_dynamic_value(m, DT_BIND_NOW, &v))
+		return true;
+	if (elf_model_dynamic_value(m, DT_FLAGS, &v) && (v & DF_BIND_NOW))
+		return true;
+	return elf_model_dynamic_value(m, DT_FLAGS_1, &v) && (v & DF_1_NOW);
+}
+
+void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct rule_set *rules,
+		   struct finding_list *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->m = m;
+	c->rules = rules;
+	c->out = out;
+	c->is64 = m->elf_class == ELFCLASS64;
+	c->word = c->is64 ? 8 : 4;
+	c->bind_now = is_bind_now(m);
+	load_ranges(c);
+	load_symbols(c);
+	eh_frame_load(m, &c->fdes, &c->nfdes);
+	build_starts(c);
+}
+
+void code_ctx_free(struct code_ctx *c)
+{
+	free(c->ranges);
+	free(c->syms);
+	free(c->fdes);
+	free(c->starts);
+	addr_map_free(&c->relocated);
+	addr_map_free(&c->slot_symbol);
+	addr_map_free(&c->plt_symbol);
+	free(c->slot_names);
+	free(c->targets);
+	free(c->tables);
+	free(c->returns_twice);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct exec_range *code_range_of(const struct code_ctx *c, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < c->nranges; i++)
+		if (addr >= c->ranges[i].addr && addr - c->ranges[i].addr < c->ranges[i].size)
+			return &c->ranges[i];
+	return NULL;
+}
+
+const unsigned char *code_bytes(const struct code_ctx *c, uint64_t addr, size_t *avail)
+{
+	const struct exec_range *r = code_range_of(c, addr);
+
+	if (!r)
+		return NULL;
+	*avail = r->size - (addr - r->addr);
+	return r->bytes + (addr - r->addr);
+}
+
+/* Index of the last start <= ADDR, or (size_t)-1. */
+static size_t start_index(const struct code_ctx *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->nstarts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+bool code_is_function_start(const struct code_ctx *c, uint64_t addr)
+{
+	size_t i = start_index(c, addr);
+
+	return i != (size_t)-1 && c->starts[i] == addr;
+}
+
+uint64_t code_function_start(const struct code_ctx *c, uint64_t addr)
+{
+	size_t i = start_index(c, addr);
+
+	return i == (size_t)-1 ? 0 : c->starts[i];
+}
+
+uint64_t code_function_end(const struct code_ctx *c, uint64_t addr)
+{
+	const struct exec_range *r = code_range_of(c, addr);
+	size_t i = start_index(c, addr) + 1;
+	uint64_t end = r ? r->addr + r->size : addr;
+
+	if (i < c->nstarts && c->starts[i] < end)
+		end = c->starts[i];
+	return end;
+}
+
+void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
+{
+	size_t lo = 0, hi = c->nsyms;
+	const struct code_symbol *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Step back over aliases at the same address to the preferred (first) one. */
+	while (lo > 1 && c->syms[lo - 2].addr == c->syms[lo - 1].addr)
+		lo--;
+	s = lo ? &c->syms[lo - 1] : NULL;
+	if (s && (addr == s->addr || addr - s->addr < s->size) &&
+	    code_function_start(c, addr) <= s->addr) {
+		if (addr == s->addr)
+			snprintf(buf, len, "%s", s->name);
+		else
+			snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+		return;
+	}
+	/* No symbol: name it after the function start the FDEs or the sections give. */
+	s = NULL;
+	{
+		uint64_t start = code_function_start(c, addr);
+		const struct exec_range *r = code_range_of(c, addr);
+
+		if (r && r->name[0] && start == r->addr)
+			snprintf(buf, len, addr == start ? "%s" : "%s+0x%llx", r->name,
+				 (unsigned long long)(addr - start));
+		else if (start && start != addr)
+			snprintf(buf, len, "sub_%llx+0x%llx", (unsigned long long)start,
+				 (unsigned long long)(addr - start));
+		else
+			snprintf(buf, len, "sub_%llx", (unsigned long long)addr);
+	}
+}
+
+uint64_t code_symbol_addr(const struct code_ctx *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsyms; i++)
+		if (strcmp(c->syms[i].name, name) == 0)
+			return c->syms[i].addr;
+	return 0;
+}
+
+bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value)
+{
+	const unsigned char *p;
+
+	if (addr_map_get(&c->relocated, addr, value))
+		return true;
+	p = elf_model_vaddr_bytes(c->m, addr, c->word);
+	if (!p)
+		return false;
+	*value = elf_model_read_word(c->m, p);
+	return true;
+}
+
+void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_t from)
+{
+	c->targets = grow_array(c->targets, &c->targets_cap, c->ntargets, sizeof(*c->targets));
+	c->targets[c->ntargets++] = (struct target){ addr, via, from };
+}
+
+void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end)
+{
+	c->tables = grow_array(c->tables, &c->tables_cap, c->ntables, sizeof(*c->tables));
+	c->tables[c->ntables++] = (struct addr_range){ start, end };
+}
+
+bool code_in_table(const struct code_ctx *c, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < c->ntables; i++)
+		if (addr >= c->tables[i].start && addr < c->tables[i].end)
+			return true;
+	return false;
+}
+
+static size_t slot_of(const struct addr_map *map, uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (map->cap - 1);
+}
+
+void addr_map_put(struct addr_map *map, uint64_t key, uint64_t value)
+{
+	size_t i;
+
+	if ((map->count + 1) * 2 > map->cap) {
+		struct addr_map bigger = { 0 };
+		size_t j;
+
+		bigger.cap = map->cap ? map->cap * 2 : 64;
+		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.values = calloc(bigger.cap, sizeof(*bigger.values));
+		if (!bigger.keys || !bigger.values)
+			abort();
+		for (j = 0; j < map->cap; j++)
+			if (map->keys[j])
+				addr_map_put(&bigger, map->keys[j], map->values[j]);
+		addr_map_free(map);
+		*map = bigger;
+	}
+	/* Key 0 marks an empty slot: address 0 is never a word elfcet looks up. */
+	if (!key)
+		return;
+	for (i = slot_of(map, key); map->keys[i] && map->keys[i] != key; i = (i + 1) & (map->cap - 1))
+		;
+	if (!map->keys[i])
+		map->count++;
+	map->keys[i] = key;
+	map->values[i] = value;
+}
+
+bool addr_map_get(const struct addr_map *map, uint64_t key, uint64_t *value)
+{
+	size_t i;
+
+	if (!map->cap || !key)
+		return false;
+	for (i = slot_of(map, key); map->keys[i]; i = (i + 1) & (map->cap - 1)) {
+		if (map->keys[i] == key) {
+			*value = map->values[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+void addr_map_free(struct addr_map *map)
+{
+	free(map->keys);
+	free(map->values);
+	memset(map, 0, sizeof(*map));
+}

@@ -1,0 +1,112 @@
+/* What the code audit knows about one file while it runs: where the code is, the
+ * function starts (symbols and .eh_frame), the relocated words, the PLT, and the
+ * indirect-branch targets found so far. Built once per file by code_audit(). */
+#ifndef ELFCET_CODE_CONTEXT_H
+#define ELFCET_CODE_CONTEXT_H
+
+#include "elf_model.h"
+#include "problem.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rule_set;
+
+/* An executable range: a SHF_EXECINSTR section, or a PF_X segment when there are none. */
+struct exec_range {
+	uint64_t addr, size;
+	const unsigned char *bytes;   /* file bytes, size long */
+	const char *name;             /* section name, or "" */
+};
+
+struct code_symbol {
+	uint64_t addr, size;
+	const char *name;             /* in the file's string table */
+	bool global;
+};
+
+struct fde_info {
+	uint64_t start, size;
+	uint64_t lsda;                /* 0 when the function has no LSDA */
+};
+
+/* An address-keyed map (open addressing) from a word's address to a value. */
+struct addr_map {
+	uint64_t *keys, *values;
+	size_t cap, count;
+};
+
+/* A half-open address range, e.g. a recovered jump table. */
+struct addr_range {
+	uint64_t start, end;
+};
+
+struct target {
+	uint64_t addr;
+	const char *via;              /* entry, init, export, reloc, ... */
+	uint64_t from;                /* where the evidence is (an address), or 0 */
+};
+
+struct code_ctx {
+	const struct elf_model *m;
+	const struct rule_set *rules;
+	struct finding_list *out;
+	bool is64;
+	unsigned word;                /* 8 or 4 */
+	bool bind_now;
+
+	struct exec_range *ranges;
+	size_t nranges;
+	struct code_symbol *syms;     /* sorted by address */
+	size_t nsyms;
+	struct fde_info *fdes;        /* sorted by start */
+	size_t nfdes;
+	uint64_t *starts;             /* function starts: symbols, FDEs, range starts; sorted */
+	size_t nstarts;
+
+	struct addr_map relocated;    /* word address -> value after RELATIVE/RELR relocation */
+	struct addr_map slot_symbol;  /* GOT slot address -> index of its symbol name below */
+	const char **slot_names;
+	size_t nslot_names;
+	struct addr_map plt_symbol;   /* PLT entry address -> index into slot_names */
+
+	struct target *targets;
+	size_t ntargets, targets_cap;
+	struct addr_range *tables;    /* recovered jump tables (excluded from the data scan) */
+	size_t ntables, tables_cap;
+	uint64_t *returns_twice;      /* addresses that reach a returns-twice function */
+	size_t nreturns_twice;
+};
+
+/* Code ranges, symbols, FDEs, function starts: the skeleton every analysis needs. */
+void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct rule_set *rules,
+		   struct finding_list *out);
+void code_ctx_free(struct code_ctx *c);
+
+const struct exec_range *code_range_of(const struct code_ctx *c, uint64_t addr);
+/* File bytes at ADDR inside an executable range, with how many follow. */
+const unsigned char *code_bytes(const struct code_ctx *c, uint64_t addr, size_t *avail);
+bool code_is_function_start(const struct code_ctx *c, uint64_t addr);
+/* The last function start at or below ADDR (0 when none). */
+uint64_t code_function_start(const struct code_ctx *c, uint64_t addr);
+/* The first function start above ADDR, or the end of ADDR's range. */
+uint64_t code_function_end(const struct code_ctx *c, uint64_t addr);
+/* "name", "name+0x1c", or "sub_4011a0" when no symbol covers ADDR. */
+void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len);
+/* Address of the defined symbol NAME, or 0. */
+uint64_t code_symbol_addr(const struct code_ctx *c, const char *name);
+
+/* A word of the file's class at ADDR as it is after relocation (RELATIVE, RELR), or the
+ * file's own bytes; false when ADDR is not file-backed. */
+bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value);
+
+void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_t from);
+void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end);
+bool code_in_table(const struct code_ctx *c, uint64_t addr);
+
+void addr_map_put(struct addr_map *map, uint64_t key, uint64_t value);
+bool addr_map_get(const struct addr_map *map, uint64_t key, uint64_t *value);
+void addr_map_free(struct addr_map *map);
+
+#endif

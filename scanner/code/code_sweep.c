@@ -1,0 +1,619 @@
+/* The code sweep. Decoding every instruction of /usr/bin with Capstone would take longer
+ * than objdump; instead a byte scan of each function looks for what the checks care
+ * about (tracked indirect jumps, vsyscall immediates, code addresses, returns-twice
+ * calls, rets after stack games, CET opcodes, ENDBR bytes off a function start), and only
+ * functions holding such bytes are decoded, from their start, to confirm it. */
+#include "config.h"
+
+#include "targets.h"
+
+#include "byteorder.h"
+#include "disasm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VSYSCALL_PAGE 0xffffffffff600000ull
+#define HISTORY 8
+
+/* The part of an operand the checks look at. */
+struct operand {
+	x86_op_type type;
+	x86_reg reg;          /* X86_OP_REG */
+	int64_t imm;          /* X86_OP_IMM */
+	x86_reg base, index;  /* X86_OP_MEM */
+	int64_t disp;
+};
+
+/* What the instruction checks remember of the instructions before the current one. */
+struct recent {
+	uint64_t addr;
+	size_t size;
+	unsigned id;
+	uint8_t nops;
+	struct operand op[2];
+};
+
+struct sweep {
+	struct code_ctx *c;
+	struct disasm d;
+	uint64_t func_start, func_end;
+	unsigned char *starts_bitmap;  /* instruction starts in [func_start, func_end) */
+	struct recent ring[HISTORY];   /* the last instructions, newest at ring[head] */
+	size_t head, nhist;
+	char cet_used[96];             /* shadow-stack instructions seen in this function */
+	uint64_t cet_first;
+	size_t *cands;                 /* offsets worth a look in the current function */
+	size_t ncands, cands_cap;
+};
+
+/* Decoding starts at the last known instruction boundary (the function start, or the end
+ * of what was decoded for an earlier candidate) when that is at most KNOWN_REACH bytes
+ * before a byte worth a look; farther away, RESYNC_WINDOW bytes before it. x86 decoding
+ * usually falls into step with the real instructions within a few of them: this bounds
+ * the work in the huge regions no symbol or FDE divides (GHC, Free Pascal, hand-written
+ * code), at the price of a rare misreading there. */
+#define KNOWN_REACH 8192
+#define RESYNC_WINDOW 1024
+
+/* ---- the byte scan ---------------------------------------------------------------- */
+
+static bool exec_address(const struct code_ctx *c, uint64_t v)
+{
+	return code_range_of(c, v) != NULL;
+}
+
+/* Bytes of a ModRM memory operand with SIB/displacement, as in disasm.c. */
+static size_t modrm_mem_length(uint8_t m, uint8_t sib)
+{
+	size_t len = 1;
+
+	if ((m & 7) == 4) {
+		len++;
+		if ((m >> 6) == 0 && (sib & 7) == 5)
+			len += 4;
+	} else if ((m >> 6) == 0 && (m & 7) == 5) {
+		len += 4;
+	}
+	return len + ((m >> 6) == 1 ? 1 : (m >> 6) == 2 ? 4 : 0);
+}
+
+/* Whether the ret at P[I] follows a push, a store to (%rsp), or a write of %rsp with only
+ * pops in between: the shapes the shadow-stack checks look for. */
+static bool ret_after_stack_game(const unsigned char *p, size_t i)
+{
+	size_t k = i, pops = 0, j;
+
+	if (k >= 1 && p[k - 1] >= 0x50 && p[k - 1] <= 0x57)
+		return true;                          /* push %reg */
+	if ((k >= 2 && p[k - 2] == 0x6a) || (k >= 5 && p[k - 5] == 0x68))
+		return true;                          /* push $imm */
+	if (k >= 3 && p[k - 1] == 0x24 && (p[k - 2] & 0xc7) == 0x04 && p[k - 3] == 0x89)
+		return true;                          /* mov %reg,(%rsp) */
+	while (k >= 1 && pops < 6 && p[k - 1] >= 0x58 && p[k - 1] <= 0x5f &&
+	       (p[k - 1] != 0x5c || (k >= 2 && p[k - 2] == 0x41))) {
+		k -= k >= 2 && p[k - 2] == 0x41 ? 2 : 1; /* pop %reg */
+		pops++;
+	}
+	if (k >= 1 && (p[k - 1] == 0x5c || p[k - 1] == 0x94) && !(k >= 2 && p[k - 2] == 0x41))
+		return true;                          /* pop %rsp, xchg %rax,%rsp */
+	if (k >= 2 && p[k - 2] == 0x89 && (p[k - 1] & 0xc7) == 0xc4 && p[k - 1] != 0xec)
+		return true;                          /* mov %reg,%rsp (not %rbp) */
+	if (k >= 2 && p[k - 2] == 0x8b && (p[k - 1] & 0xf8) == 0xe0 && p[k - 1] != 0xe5)
+		return true;                          /* mov %reg,%rsp, other form */
+	for (j = k >= 9 ? k - 9 : 0; j + 2 < k; j++)  /* mov mem,%rsp */
+		if (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && (p[j + 1] >> 6) != 3 &&
+		    j + 1 + modrm_mem_length(p[j + 1], p[j + 2]) == k)
+			return true;
+	return false;
+}
+
+static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+			      uint64_t addr)
+{
+	uint8_t b = p[i];
+
+	switch (b) {
+	case 0xff:
+		/* jmp *table(,%reg,N) and jmp *%reg without notrack: table dispatches
+		 * (and pop; jmp, which the shadow-stack check wants either way) */
+		if (i + 2 < n && p[i + 1] == 0x24 && (p[i + 2] & 7) == 5 &&
+		    !(i >= 1 && p[i - 1] == 0x3e))
+			return true;
+		if (i + 1 < n && (p[i + 1] & 0xf8) == 0xe0) {
+			size_t k = i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? i - 1 : i;
+
+			if (!(k >= 1 && p[k - 1] == 0x3e))
+				return true;
+			if (k >= 2 && p[k - 2] >= 0x58 && p[k - 2] <= 0x5f)
+				return true;
+		}
+		/* call *slot(%rip) of a returns-twice function */
+		if (c->nreturns_twice && c->is64 && i + 6 <= n && p[i + 1] == 0x15 &&
+		    targets_is_returns_twice(c, addr + i + 6 +
+						    (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)))
+			code_add_target(c, addr + i + 6, "returns-twice", addr + i);
+		break;
+	case 0x60: /* the vsyscall page, as an imm32 or imm64 */
+		if (c->is64 && i >= 1 && i + 1 < n && p[i + 1] == 0xff && p[i - 1] <= 0x0f)
+			return true;
+		break;
+	case 0x8d: /* lea func(%rip), %r64: the function's address is taken */
+		if (c->is64 && i >= 1 && (p[i - 1] & 0xf8) == 0x48 && i + 6 <= n &&
+		    (p[i + 1] & 0xc7) == 0x05) {
+			uint64_t t = addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2);
+
+			if (code_is_function_start(c, t))
+				code_add_target(c, t, "code-ref", addr + i - 1);
+		}
+		break;
+	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
+		if (c->nreturns_twice && i + 5 <= n) {
+			uint64_t t = addr + i + 5 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 1);
+
+			if (!c->is64)
+				t &= 0xffffffffu;
+			if (targets_is_returns_twice(c, t))
+				code_add_target(c, addr + i + 5, "returns-twice", addr + i);
+		}
+		break;
+	case 0xc3:
+	case 0xc2:
+		return ret_after_stack_game(p, i);
+	case 0xf3: /* ENDBR off a function start, and the CET instructions */
+		if (i + 3 < n && p[i + 1] == 0x0f) {
+			if (p[i + 2] == 0x1e && (p[i + 3] == 0xfa || p[i + 3] == 0xfb))
+				return !code_is_function_start(c, addr + i);
+			if (p[i + 2] == 0x1e || p[i + 2] == 0xae || p[i + 2] == 0x01)
+				return p[i + 2] != 0xae || ((p[i + 3] & 0xf8) == 0xe8) ||
+				       ((p[i + 3] >> 6) != 3 && ((p[i + 3] >> 3) & 7) == 6);
+		}
+		if (i + 4 < n && (p[i + 1] & 0xf0) == 0x40 && p[i + 2] == 0x0f &&
+		    (p[i + 3] == 0x1e || p[i + 3] == 0xae))
+			return true;
+		break;
+	case 0x38: /* wrss / wruss: 0f 38 f6/f5 */
+		if (i >= 1 && p[i - 1] == 0x0f && i + 1 < n && (p[i + 1] == 0xf6 || p[i + 1] == 0xf5))
+			return true;
+		break;
+	default:
+		break;
+	}
+	/* Position-dependent code names functions by absolute address: mov $func, %reg
+	 * (b8+r, c7 c0+r, with or without REX) and push $func. */
+	if (c->m->e_type == ET_EXEC && i + 5 <= n &&
+	    ((b >= 0xb8 && b <= 0xbf) || b == 0x68 ||
+	     (b == 0xc7 && i + 6 <= n && (p[i + 1] & 0xf8) == 0xc0))) {
+		size_t at = b == 0xc7 ? i + 2 : i + 1;
+		uint64_t v = load_le32(p + at);
+
+		if (exec_address(c, v) && code_is_function_start(c, v))
+			code_add_target(c, v, "code-ref", addr + i);
+	}
+	return false;
+}
+
+/* Scans a function's bytes for offsets worth decoding, taking the evidence the bytes alone make certain (a lea of a
+ * function's address, a call to setjmp: the opcode, ModRM and a target that is exactly a
+ * function start or a returns-twice entry do not occur by chance inside other
+ * instructions). */
+static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, uint64_t addr)
+{
+	size_t i;
+
+	s->ncands = 0;
+	for (i = 0; i < n; i++) {
+		if (!worth_decoding_at(s->c, p, i, n, addr))
+			continue;
+		if (s->ncands == s->cands_cap) {
+			s->cands_cap = s->cands_cap ? s->cands_cap * 2 : 64;
+			s->cands = realloc(s->cands, s->cands_cap * sizeof(*s->cands));
+			if (!s->cands)
+				abort();
+		}
+		s->cands[s->ncands++] = i;
+	}
+}
+
+/* ---- the instruction checks ------------------------------------------------------- */
+
+/* The K-th instruction before the current one (0: the previous one). */
+static const struct recent *before(const struct sweep *s, size_t k)
+{
+	return &s->ring[(s->head + HISTORY - (k % HISTORY)) % HISTORY];
+}
+
+static bool is_rsp(x86_reg r)
+{
+	return r == X86_REG_RSP || r == X86_REG_ESP;
+}
+
+static const cs_x86 *detail_of(const struct decoded *di)
+{
+	return di->insn && di->insn->detail ? &di->insn->detail->x86 : NULL;
+}
+
+static bool writes_rsp(const struct recent *r)
+{
+	const struct operand *d = &r->op[0], *src = &r->op[1];
+
+	if (r->nops < 1)
+		return false;
+	switch (r->id) {
+	case X86_INS_MOV:
+		/* mov %rbp,%rsp restores the frame: the shadow stack still matches. */
+		return d->type == X86_OP_REG && is_rsp(d->reg) &&
+		       !(src->type == X86_OP_REG &&
+			 (src->reg == X86_REG_RBP || src->reg == X86_REG_EBP));
+	case X86_INS_XCHG:
+		return (d->type == X86_OP_REG && is_rsp(d->reg)) ||
+		       (r->nops > 1 && src->type == X86_OP_REG && is_rsp(src->reg));
+	case X86_INS_POP:
+		return d->type == X86_OP_REG && is_rsp(d->reg);
+	default:
+		return false;
+	}
+}
+
+static bool stores_to_return_slot(const struct recent *r)
+{
+	const struct operand *d = &r->op[0];
+
+	return r->id == X86_INS_MOV && r->nops == 2 && d->type == X86_OP_MEM &&
+	       is_rsp(d->base) && d->index == X86_REG_INVALID && d->disp == 0;
+}
+
+static void check_ret(struct sweep *s, const struct decoded *di)
+{
+	struct code_ctx *c = s->c;
+	size_t k;
+
+	if (!s->nhist)
+		return;
+	if (before(s, 0)->id == X86_INS_PUSH) {
+		code_finding(c, "shstk-ret-as-jump", di->addr, "code-ref",
+			     "push then ret: a jump through the stack, which the shadow stack "
+			     "refuses (the return address is not the one CALL pushed)");
+		return;
+	}
+	if (stores_to_return_slot(before(s, 0))) {
+		code_finding(c, "shstk-return-slot-write", di->addr, "code-ref",
+			     "the return address is overwritten (mov to (%%rsp)) just before "
+			     "ret: the shadow stack still holds the original");
+		return;
+	}
+	for (k = 0; k < s->nhist && k < 4; k++) {
+		if (before(s, k)->id == X86_INS_CALL)
+			break;
+		if (writes_rsp(before(s, k))) {
+			code_finding(c, "shstk-stack-pivot", di->addr, "code-ref",
+				     "the stack pointer is replaced at 0x%llx before this ret: "
+				     "the return address comes from another stack",
+				     (unsigned long long)before(s, k)->addr);
+			return;
+		}
+	}
+}
+
+static const char *vsyscall_name(uint64_t addr)
+{
+	switch (addr - VSYSCALL_PAGE) {
+	case 0x000: return "gettimeofday";
+	case 0x400: return "time";
+	case 0x800: return "getcpu";
+	default: return "an unknown vsyscall";
+	}
+}
+
+/* Table entries for a tracked jmp, or 0 when the dispatch is not a recognised table. */
+struct table {
+	uint64_t base;
+	unsigned entry_size;
+	bool relative;        /* int32 offsets from BASE (PIC), else absolute addresses */
+	uint64_t count;       /* 0: unknown, read while entries make sense */
+};
+
+/* The bound of the table from a preceding cmp $N, reg; ja. */
+static uint64_t bound_from_history(const struct sweep *s)
+{
+	size_t k;
+
+	for (k = 1; k < s->nhist; k++) {
+		const struct recent *r = before(s, k);
+
+		if (r->id == X86_INS_CMP && r->nops == 2 && r->op[1].type == X86_OP_IMM &&
+		    r->op[1].imm >= 0 && r->op[1].imm < 4096) {
+			const struct recent *next = before(s, k - 1);
+
+			if (next->id == X86_INS_JA)
+				return (uint64_t)r->op[1].imm + 1;
+			if (next->id == X86_INS_JAE)
+				return (uint64_t)r->op[1].imm;
+		}
+	}
+	return 0;
+}
+
+static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
+{
+	const cs_x86_op *op = &x->operands[0];
+	size_t k;
+
+	memset(t, 0, sizeof(*t));
+	if (op->type == X86_OP_MEM && op->mem.base == X86_REG_INVALID &&
+	    op->mem.index != X86_REG_INVALID && (unsigned)op->mem.scale == s->c->word) {
+		t->base = (uint64_t)op->mem.disp & (s->c->is64 ? ~0ull : 0xffffffffull);
+		t->entry_size = s->c->word;
+		t->count = bound_from_history(s);
+		return true;
+	}
+	if (op->type != X86_OP_REG)
+		return false;
+	/* lea table(%rip),%rB; movslq (%rB,%rI,4),%rX; add %rB,%rX; jmp *%rX */
+	for (k = 0; k < s->nhist; k++) {
+		const struct recent *r = before(s, k);
+
+		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[1].type == X86_OP_MEM &&
+		    r->op[1].base == X86_REG_RIP) {
+			t->base = r->addr + r->size + (uint64_t)r->op[1].disp;
+			t->entry_size = 4;
+			t->relative = true;
+			t->count = bound_from_history(s);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	struct code_ctx *c = s->c;
+	uint64_t i, limit, lacking = 0, entries = 0;
+	char list[160] = "";
+	size_t used = 0;
+	struct table t;
+
+	if (!recognise_table(s, x, &t))
+		return;
+	limit = t.count ? t.count : 512;
+	for (i = 0; i < limit; i++) {
+		const unsigned char *e = elf_model_vaddr_bytes(c->m, t.base + i * t.entry_size,
+							       t.entry_size);
+		uint64_t label, v;
+		size_t avail;
+		const unsigned char *code;
+
+		if (!e)
+			break;
+		if (t.relative) {
+			label = t.base + (uint64_t)(int64_t)(int32_t)load_le32(e);
+		} else if (code_read_word(c, t.base + i * t.entry_size, &v)) {
+			label = v;
+		} else {
+			break;
+		}
+		/* Without a bound, the table ends where its entries stop pointing into the
+		 * function. */
+		if (label < s->func_start || label >= s->func_end) {
+			if (t.count)
+				continue;
+			break;
+		}
+		entries++;
+		code = code_bytes(c, label, &avail);
+		if (code && !is_endbr(code, avail, c->is64)) {
+			if (lacking < 6) {
+				int n = snprintf(list + used, sizeof(list) - used, "%s0x%llx",
+						 lacking ? ", " : "", (unsigned long long)label);
+
+				if (n > 0 && (size_t)n < sizeof(list) - used)
+					used += (size_t)n;
+			}
+			lacking++;
+		}
+	}
+	if (!entries)
+		return;
+	code_add_table(c, t.base, t.base + (t.count ? t.count : entries) * t.entry_size);
+	if (lacking)
+		code_finding(c, "ibt-tracked-jump-table", di->addr, "jump-table",
+			     "tracked jmp (no notrack prefix) through a %llu-entry table at 0x%llx: "
+			     "%llu case label(s) lack ENDBR: %s%s",
+			     (unsigned long long)entries, (unsigned long long)t.base,
+			     (unsigned long long)lacking, list, lacking > 6 ? ", ..." : "");
+}
+
+static bool is_notrack(const cs_x86 *x)
+{
+	return x->prefix[1] == 0x3e;
+}
+
+static void check_indirect_jmp(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	const struct recent *prev = s->nhist ? before(s, 0) : NULL;
+
+	if (x->op_count != 1 || x->operands[0].type == X86_OP_IMM)
+		return;
+	if (x->operands[0].type == X86_OP_REG && prev && prev->id == X86_INS_POP &&
+	    prev->nops == 1 && prev->op[0].type == X86_OP_REG &&
+	    prev->op[0].reg == x->operands[0].reg)
+		code_finding(s->c, "shstk-pop-jmp", di->addr, "code-ref",
+			     "return through pop and jmp: the shadow stack keeps the entry CALL "
+			     "pushed, and the next ret no longer matches");
+	if (!is_notrack(x))
+		check_jump_table(s, di, x);
+}
+
+static void check_operands(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	struct code_ctx *c = s->c;
+	uint8_t i;
+
+	for (i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		uint64_t v;
+
+		if (op->type == X86_OP_IMM) {
+			v = (uint64_t)op->imm;
+			if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE + 0x1000) {
+				code_finding(c, "vsyscall-call", di->addr, "code-ref",
+					     "uses vsyscall address 0x%llx (%s), which a CET kernel "
+					     "does not emulate: the call dies with SIGSEGV",
+					     (unsigned long long)v, vsyscall_name(v));
+				continue;
+			}
+		}
+	}
+}
+
+static void remember(struct sweep *s, const struct decoded *di)
+{
+	const cs_x86 *x = detail_of(di);
+	struct recent *r;
+	uint8_t i;
+
+	s->head = (s->head + 1) % HISTORY;
+	r = &s->ring[s->head];
+	memset(r, 0, sizeof(*r));
+	r->addr = di->addr;
+	r->size = di->size;
+	r->id = di->insn ? di->insn->id : X86_INS_INVALID;
+	for (i = 0; x && i < x->op_count && i < 2; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		r->op[i] = (struct operand){ op->type, op->reg, op->imm, op->mem.base,
+					     op->mem.index, op->mem.disp };
+		if (op->type == X86_OP_IMM)
+			r->op[i].reg = X86_REG_INVALID;
+		r->nops = i + 1;
+	}
+	if (s->nhist < HISTORY)
+		s->nhist++;
+}
+
+static void note_cet_instruction(struct sweep *s, const struct decoded *di)
+{
+	const char *name = cet_insn_name(di->cet);
+
+	if (!s->cet_used[0])
+		s->cet_first = di->addr;
+	if (!strstr(s->cet_used, name) &&
+	    strlen(s->cet_used) + strlen(name) + 3 < sizeof(s->cet_used)) {
+		if (s->cet_used[0])
+			strcat(s->cet_used, ", ");
+		strcat(s->cet_used, name);
+	}
+}
+
+static void on_instruction(const struct decoded *di, void *ctx)
+{
+	struct sweep *s = ctx;
+	const cs_x86 *x = detail_of(di);
+	uint64_t off = di->addr - s->func_start;
+
+	s->starts_bitmap[off / 8] |= (unsigned char)(1u << (off % 8));
+	if (di->cet != CET_NONE && di->cet != CET_ENDBR64 && di->cet != CET_ENDBR32)
+		note_cet_instruction(s, di);
+	if (x) {
+		switch (di->insn->id) {
+		case X86_INS_JMP:
+			check_indirect_jmp(s, di, x);
+			break;
+		case X86_INS_RET:
+			check_ret(s, di);
+			break;
+		default:
+			break;
+		}
+		check_operands(s, di, x);
+	}
+	remember(s, di);
+}
+
+static bool instruction_start(const struct sweep *s, uint64_t addr)
+{
+	uint64_t off = addr - s->func_start;
+
+	return (s->starts_bitmap[off / 8] >> (off % 8)) & 1;
+}
+
+/* ENDBR bytes that are not an instruction of their own: a landing pad IBT cannot stop. */
+static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t from, size_t n)
+{
+	size_t i;
+
+	for (i = from; i + 4 <= n; i++) {
+		if (!is_endbr(p + i, n - i, true) && !is_endbr(p + i, n - i, false))
+			continue;
+		if (!instruction_start(s, s->func_start + i))
+			code_finding(s->c, "endbr-stray", s->func_start + i, "code-ref",
+				     "ENDBR bytes inside another instruction: an indirect branch "
+				     "may land there and IBT will not stop it");
+	}
+}
+
+/* Decodes the function around its candidates: from its start, or from RESYNC_WINDOW
+ * bytes before a candidate far from the last decoded instruction, to just past it. */
+static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
+{
+	size_t k, done = 0;
+
+	s->starts_bitmap = calloc(n / 8 + 1, 1);
+	if (!s->starts_bitmap)
+		abort();
+	s->nhist = 0;
+	s->cet_used[0] = '\0';
+	for (k = 0; k < s->ncands; k++) {
+		size_t cand = s->cands[k], from, limit, end;
+
+		if (cand < done)
+			continue;
+		from = cand - done > KNOWN_REACH ? cand - RESYNC_WINDOW : done;
+		if (from <= done) {
+			from = done;
+		} else {
+			s->nhist = 0; /* what came before is not known */
+		}
+		limit = cand + 1 < n ? cand + 1 : n;
+		end = from + disasm_walk(&s->d, p + from, n - from, s->func_start + from,
+					 limit - from, on_instruction, s);
+		check_stray_endbr(s, p, from, end < n ? end : n);
+		done = end;
+	}
+	if (s->cet_used[0])
+		code_finding(s->c, "shstk-aware-instruction", s->cet_first, "code-ref",
+			     "uses shadow-stack instructions (%s): this code manages the "
+			     "shadow stack itself", s->cet_used);
+	free(s->starts_bitmap);
+	s->starts_bitmap = NULL;
+}
+
+void code_sweep(struct code_ctx *c)
+{
+	struct sweep s = { .c = c };
+	size_t r;
+
+	if (!c->nranges || !disasm_open(&s.d, c->is64))
+		return;
+	for (r = 0; r < c->nranges; r++) {
+		const struct exec_range *range = &c->ranges[r];
+		uint64_t at = range->addr, end = range->addr + range->size;
+
+		while (at < end) {
+			uint64_t fend = code_function_end(c, at);
+			const unsigned char *p = range->bytes + (at - range->addr);
+			size_t n = (size_t)(fend - at);
+
+			if (fend <= at)
+				break;
+			s.func_start = at;
+			s.func_end = fend;
+			find_candidates(&s, p, n, at);
+			if (s.ncands)
+				decode_function(&s, p, n);
+			at = fend;
+		}
+	}
+	disasm_close(&s.d);
+	free(s.cands);
+}

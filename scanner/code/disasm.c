@@ -1,0 +1,186 @@
+/* Decoding instructions with Capstone, and the CET instructions it does not know. */
+#include "config.h"
+
+#include "disasm.h"
+
+#include <string.h>
+
+bool is_endbr(const unsigned char *p, size_t n, bool is64)
+{
+	return n >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e &&
+	       p[3] == (is64 ? 0xfa : 0xfb);
+}
+
+/* Length of a ModRM operand (ModRM byte, SIB, displacement) at P, or 0 if short. */
+static size_t modrm_length(const unsigned char *p, size_t n)
+{
+	uint8_t mod, rm;
+	size_t len = 1;
+
+	if (n < 1)
+		return 0;
+	mod = p[0] >> 6;
+	rm = p[0] & 7;
+	if (mod == 3)
+		return 1;
+	if (rm == 4) {
+		if (n < 2)
+			return 0;
+		len++;
+		if (mod == 0 && (p[1] & 7) == 5)
+			len += 4;
+	} else if (mod == 0 && rm == 5) {
+		len += 4;
+	}
+	if (mod == 1)
+		len += 1;
+	else if (mod == 2)
+		len += 4;
+	return len <= n ? len : 0;
+}
+
+size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_insn_kind *kind)
+{
+	size_t i = 0, mlen;
+	bool f3 = false, p66 = false;
+
+	*kind = CET_NONE;
+	while (i < n && (p[i] == 0xf3 || p[i] == 0x66)) {
+		f3 |= p[i] == 0xf3;
+		p66 |= p[i] == 0x66;
+		i++;
+	}
+	if (is64 && i < n && (p[i] & 0xf0) == 0x40)
+		i++; /* REX */
+	if (i + 3 > n || p[i] != 0x0f)
+		return 0;
+	if (f3 && p[i + 1] == 0x1e) {
+		uint8_t m = p[i + 2];
+
+		if (m == 0xfa || m == 0xfb) {
+			*kind = m == 0xfa ? CET_ENDBR64 : CET_ENDBR32;
+			return i + 3;
+		}
+		if ((m & 0xf8) == 0xc8) { /* /1, register */
+			*kind = CET_RDSSP;
+			return i + 3;
+		}
+		return 0;
+	}
+	if (f3 && p[i + 1] == 0xae) {
+		uint8_t m = p[i + 2];
+
+		if ((m & 0xf8) == 0xe8) { /* /5, register: INCSSP (Capstone: lfence) */
+			*kind = CET_INCSSP;
+			return i + 3;
+		}
+		if ((m >> 6) != 3 && ((m >> 3) & 7) == 6) {
+			mlen = modrm_length(p + i + 2, n - i - 2);
+			if (!mlen)
+				return 0;
+			*kind = CET_CLRSSBSY;
+			return i + 2 + mlen;
+		}
+		return 0;
+	}
+	if (f3 && p[i + 1] == 0x01) {
+		uint8_t m = p[i + 2];
+
+		if (m == 0xea) {
+			*kind = CET_SAVEPREVSSP;
+			return i + 3;
+		}
+		if (m == 0xe8) {
+			*kind = CET_SETSSBSY;
+			return i + 3;
+		}
+		if ((m >> 6) != 3 && ((m >> 3) & 7) == 5) {
+			mlen = modrm_length(p + i + 2, n - i - 2);
+			if (!mlen)
+				return 0;
+			*kind = CET_RSTORSSP;
+			return i + 2 + mlen;
+		}
+		return 0;
+	}
+	if (!f3 && i + 4 <= n && p[i + 1] == 0x38 && (p[i + 2] == 0xf6 || p[i + 2] == 0xf5)) {
+		bool wruss = p[i + 2] == 0xf5;
+
+		if (wruss != p66 || (p[i + 3] >> 6) == 3)
+			return 0;
+		mlen = modrm_length(p + i + 3, n - i - 3);
+		if (!mlen)
+			return 0;
+		*kind = wruss ? CET_WRUSS : CET_WRSS;
+		return i + 3 + mlen;
+	}
+	return 0;
+}
+
+const char *cet_insn_name(enum cet_insn_kind kind)
+{
+	static const char *const names[] = {
+		[CET_NONE] = "", [CET_ENDBR64] = "endbr64", [CET_ENDBR32] = "endbr32",
+		[CET_RDSSP] = "rdssp", [CET_INCSSP] = "incssp", [CET_WRSS] = "wrss",
+		[CET_WRUSS] = "wruss", [CET_RSTORSSP] = "rstorssp",
+		[CET_SAVEPREVSSP] = "saveprevssp", [CET_SETSSBSY] = "setssbsy",
+		[CET_CLRSSBSY] = "clrssbsy",
+	};
+
+	return names[kind];
+}
+
+bool disasm_open(struct disasm *d, bool is64)
+{
+	memset(d, 0, sizeof(*d));
+	d->is64 = is64;
+	if (cs_open(CS_ARCH_X86, is64 ? CS_MODE_64 : CS_MODE_32, &d->handle) != CS_ERR_OK)
+		return false;
+	cs_option(d->handle, CS_OPT_DETAIL, CS_OPT_ON);
+	d->insn = cs_malloc(d->handle);
+	d->ok = d->insn != NULL;
+	return d->ok;
+}
+
+void disasm_close(struct disasm *d)
+{
+	if (d->insn)
+		cs_free(d->insn, 1);
+	if (d->handle)
+		cs_close(&d->handle);
+	memset(d, 0, sizeof(*d));
+}
+
+size_t disasm_walk(struct disasm *d, const unsigned char *bytes, size_t n, uint64_t addr,
+		   size_t limit, void (*fn)(const struct decoded *di, void *ctx), void *ctx)
+{
+	const uint8_t *p = bytes;
+	size_t left = n;
+	uint64_t pc = addr;
+
+	while (left && (size_t)(p - bytes) < limit) {
+		struct decoded di = { .addr = pc, .bytes = p };
+		size_t len = cet_insn_decode(p, left, d->is64, &di.cet);
+
+		/* Ours first: Capstone 4 misreads INCSSP and rejects the rest. */
+		if (len && di.cet != CET_ENDBR64 && di.cet != CET_ENDBR32) {
+			di.size = len;
+		} else {
+			const uint8_t *q = p;
+			size_t l = left;
+			uint64_t a = pc;
+
+			if (cs_disasm_iter(d->handle, &q, &l, &a, d->insn)) {
+				di.insn = d->insn;
+				di.size = d->insn->size;
+			} else {
+				di.size = len ? len : 1;
+			}
+		}
+		fn(&di, ctx);
+		p += di.size;
+		left -= di.size;
+		pc += di.size;
+	}
+	return (size_t)(p - bytes);
+}

@@ -1,0 +1,58 @@
+/* Decoding instructions: Capstone for the x86 instruction set, and our own recognition of
+ * the CET instructions Debian 12's Capstone 4.0.2 cannot decode (RDSSP, WRSS, WRUSS,
+ * RSTORSSP, SAVEPREVSSP, SETSSBSY, CLRSSBSY) or misreads (INCSSP shows as lfence). */
+#ifndef ELFCET_DISASM_H
+#define ELFCET_DISASM_H
+
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cet_insn_kind {
+	CET_NONE,
+	CET_ENDBR64,
+	CET_ENDBR32,
+	CET_RDSSP,
+	CET_INCSSP,
+	CET_WRSS,
+	CET_WRUSS,
+	CET_RSTORSSP,
+	CET_SAVEPREVSSP,
+	CET_SETSSBSY,
+	CET_CLRSSBSY,
+};
+
+/* Recognises a CET instruction at P (N bytes available); returns its length, or 0. */
+size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_insn_kind *kind);
+const char *cet_insn_name(enum cet_insn_kind kind);
+
+/* True when P holds ENDBR64 (ENDBR32 when !IS64). */
+bool is_endbr(const unsigned char *p, size_t n, bool is64);
+
+struct disasm {
+	csh handle;
+	cs_insn *insn;
+	bool is64;
+	bool ok;
+};
+
+bool disasm_open(struct disasm *d, bool is64);
+void disasm_close(struct disasm *d);
+
+/* One decoded instruction of a walk: Capstone's (with detail), or a CET one of ours. */
+struct decoded {
+	uint64_t addr;
+	size_t size;
+	const unsigned char *bytes;
+	const cs_insn *insn;            /* NULL for a CET instruction or an undecodable byte */
+	enum cet_insn_kind cet;
+};
+
+/* Decodes the instructions of BYTES (N bytes at ADDR) that start before offset LIMIT, in
+ * order, and calls FN for each; an undecodable byte is passed as a 1-byte instruction
+ * with insn NULL and cet CET_NONE. Returns the offset after the last one. */
+size_t disasm_walk(struct disasm *d, const unsigned char *bytes, size_t n, uint64_t addr,
+		   size_t limit, void (*fn)(const struct decoded *di, void *ctx), void *ctx);
+
+#endif

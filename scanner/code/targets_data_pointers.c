@@ -1,0 +1,80 @@
+/* Code addresses kept in data. A position-dependent executable stores function pointers
+ * without relocations: an aligned word in a data section that holds an address in an
+ * executable section is the evidence (hand-written asm has no FDE and, stripped, no
+ * symbol). Recovered jump tables are not function pointers and are left out. The same
+ * walk finds vsyscall addresses kept in data. */
+#include "config.h"
+
+#include "targets.h"
+
+#include <string.h>
+
+#define VSYSCALL_PAGE 0xffffffffff600000ull
+
+static const char *const skipped[] = { ".eh_frame", ".eh_frame_hdr", ".gcc_except_table",
+				       ".dynamic", ".got.plt", ".interp" };
+
+static bool scanned(const char *name, const GElf_Shdr *sh)
+{
+	size_t i;
+
+	if (!(sh->sh_flags & SHF_ALLOC) || (sh->sh_flags & SHF_EXECINSTR) ||
+	    (sh->sh_type != SHT_PROGBITS && sh->sh_type != SHT_INIT_ARRAY &&
+	     sh->sh_type != SHT_FINI_ARRAY && sh->sh_type != SHT_PREINIT_ARRAY))
+		return false;
+	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
+		if (strcmp(name, skipped[i]) == 0)
+			return false;
+	return strncmp(name, ".note", 5) != 0;
+}
+
+static const char *vsyscall_name(uint64_t addr)
+{
+	switch (addr - VSYSCALL_PAGE) {
+	case 0x000: return "gettimeofday";
+	case 0x400: return "time";
+	case 0x800: return "getcpu";
+	default: return "an unknown vsyscall";
+	}
+}
+
+static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
+{
+	const unsigned char *p = elf_model_file_bytes(c->m, sh->sh_offset, sh->sh_size);
+	uint64_t start = (sh->sh_addr + c->word - 1) & ~(uint64_t)(c->word - 1), a;
+
+	if (!p)
+		return;
+	for (a = start; a + c->word <= sh->sh_addr + sh->sh_size; a += c->word) {
+		uint64_t v = elf_model_read_word(c->m, p + (a - sh->sh_addr));
+
+		if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE + 0x1000) {
+			code_finding(c, "vsyscall-data", a, "data-pointer",
+				     "data word holds vsyscall address 0x%llx (%s), which a CET "
+				     "kernel does not emulate", (unsigned long long)v,
+				     vsyscall_name(v));
+			continue;
+		}
+		if (pointers && code_range_of(c, v) && !code_in_table(c, a))
+			code_add_target(c, v, "data-pointer", a);
+	}
+}
+
+void targets_data_pointers(struct code_ctx *c)
+{
+	/* Position-independent files relocate every stored code address: the reloc
+	 * module has them all. */
+	bool pointers = c->m->e_type == ET_EXEC;
+	Elf_Scn *scn = NULL;
+
+	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(c->m->elf, c->m->shstrndx, sh.sh_name);
+		if (name && scanned(name, &sh))
+			scan_section(c, &sh, pointers);
+	}
+}

@@ -1,0 +1,138 @@
+/* The PLT: with an IBT PLT (.plt.sec) every .plt.sec entry may be a function's canonical
+ * address and so a target, as are the lazy .plt slots; a non-IBT lazy PLT cannot be made
+ * to work under IBT and is one finding. Also names each PLT entry after its GOT slot,
+ * for the returns-twice check. */
+#include "config.h"
+
+#include "targets.h"
+
+#include "byteorder.h"
+
+#include <string.h>
+
+struct plt_sections {
+	GElf_Shdr plt, plt_sec, plt_got;
+	bool has_plt, has_plt_sec, has_plt_got;
+};
+
+static void find_sections(const struct code_ctx *c, struct plt_sections *ps)
+{
+	Elf_Scn *scn = NULL;
+
+	memset(ps, 0, sizeof(*ps));
+	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(c->m->elf, c->m->shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (strcmp(name, ".plt") == 0) {
+			ps->plt = sh;
+			ps->has_plt = true;
+		} else if (strcmp(name, ".plt.sec") == 0) {
+			ps->plt_sec = sh;
+			ps->has_plt_sec = true;
+		} else if (strcmp(name, ".plt.got") == 0) {
+			ps->plt_got = sh;
+			ps->has_plt_got = true;
+		}
+	}
+}
+
+/* The GOT slot an entry jumps through: jmp *disp(%rip), jmp *disp(%ebx), jmp *abs. */
+static bool entry_slot(const struct code_ctx *c, uint64_t entry, uint64_t size, uint64_t *slot)
+{
+	uint64_t got = 0, i;
+	size_t avail;
+	const unsigned char *p = code_bytes(c, entry, &avail);
+
+	if (!p || avail < size)
+		return false;
+	elf_model_dynamic_value(c->m, DT_PLTGOT, &got);
+	for (i = 0; i + 6 <= size; i++) {
+		if (p[i] != 0xff)
+			continue;
+		if (p[i + 1] == 0x25) {
+			int32_t disp = (int32_t)load_le32(p + i + 2);
+
+			*slot = c->is64 ? entry + i + 6 + (uint64_t)(int64_t)disp : (uint32_t)disp;
+			return true;
+		}
+		if (!c->is64 && p[i + 1] == 0xa3) {
+			*slot = (got + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) & 0xffffffffu;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void name_entries(struct code_ctx *c, const GElf_Shdr *sh, uint64_t entsize,
+			 uint64_t first)
+{
+	uint64_t e;
+
+	for (e = sh->sh_addr + first; e + entsize <= sh->sh_addr + sh->sh_size; e += entsize) {
+		uint64_t slot, name;
+
+		if (entry_slot(c, e, entsize, &slot) && addr_map_get(&c->slot_symbol, slot, &name))
+			addr_map_put(&c->plt_symbol, e, name);
+	}
+}
+
+static uint64_t entry_size(const GElf_Shdr *sh, uint64_t dflt)
+{
+	return sh->sh_entsize >= 8 && sh->sh_entsize <= 32 ? sh->sh_entsize : dflt;
+}
+
+/* Drops the lazy-slot targets the relocations added: summarised as one finding. */
+static void drop_lazy_slots(struct code_ctx *c, const GElf_Shdr *plt)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < c->ntargets; i++) {
+		const struct target *t = &c->targets[i];
+
+		if (strcmp(t->via, "plt") == 0 && t->addr >= plt->sh_addr &&
+		    t->addr < plt->sh_addr + plt->sh_size)
+			continue;
+		c->targets[j++] = *t;
+	}
+	c->ntargets = j;
+}
+
+void targets_plt(struct code_ctx *c)
+{
+	struct plt_sections ps;
+	size_t lazy = 0, i;
+
+	find_sections(c, &ps);
+	if (ps.has_plt_sec) {
+		uint64_t es = entry_size(&ps.plt_sec, 16), e;
+
+		name_entries(c, &ps.plt_sec, es, 0);
+		for (e = ps.plt_sec.sh_addr; e + es <= ps.plt_sec.sh_addr + ps.plt_sec.sh_size;
+		     e += es)
+			code_add_target(c, e, "plt", 0);
+	} else if (ps.has_plt) {
+		name_entries(c, &ps.plt, entry_size(&ps.plt, 16), entry_size(&ps.plt, 16));
+	}
+	if (ps.has_plt_got)
+		name_entries(c, &ps.plt_got, entry_size(&ps.plt_got, c->is64 ? 8 : 8), 0);
+
+	if (!ps.has_plt || ps.has_plt_sec || c->bind_now)
+		return;
+	for (i = 0; i < c->ntargets; i++)
+		if (strcmp(c->targets[i].via, "plt") == 0 &&
+		    c->targets[i].addr >= ps.plt.sh_addr &&
+		    c->targets[i].addr < ps.plt.sh_addr + ps.plt.sh_size)
+			lazy++;
+	if (!lazy)
+		return;
+	drop_lazy_slots(c, &ps.plt);
+	code_finding(c, "ibt-non-ibt-plt", ps.plt.sh_addr, "plt",
+		     "lazy binding through a PLT without ENDBR (no .plt.sec, not BIND_NOW): "
+		     "the PLT's tracked jmp *GOT lands on %zu lazy slot(s) without ENDBR", lazy);
+}
