@@ -1,1 +1,5 @@
-# rules for elfcet/
+# elfcet/: the command line, a thin layer over scanner/.
+bin_PROGRAMS += elfcet/elfcet
+elfcet_elfcet_SOURCES = elfcet/main.c elfcet/commands.h elfcet/cmd_audit.c
+elfcet_elfcet_LDADD = $(ELFCET_LIBS)
+dist_man_MANS += elfcet/elfcet.1

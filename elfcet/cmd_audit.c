@@ -1,0 +1,191 @@
+/* elfcet audit: option parsing and output; the work is scanner's. */
+#include "config.h"
+
+#include "commands.h"
+
+#include "audit_runner.h"
+#include "report.h"
+#include "rules.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+struct audit_cli {
+	enum format format;
+	bool verbose, quiet;
+	int fail_on;           /* severity that fails, or 3 for never */
+	unsigned jobs;
+	const char *rules_dir;
+	struct audit_summary summary;
+	struct json_report *json;
+	bool failed;           /* something at or above fail_on */
+};
+
+static void audit_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: elfcet audit [OPTION]... PATH...\n"
+		"Say, for each x86 ELF program or library, what CET marking it carries, how the\n"
+		"kernel and ld.so read it, and whether it would run under IBT and shadow stack.\n"
+		"Directories are searched recursively; '-' reads paths from standard input.\n\n"
+		"  -v, --verbose          details under each file's line\n"
+		"  -q, --quiet            no summary line on standard error\n"
+		"      --format=FORMAT    text (default) or json\n"
+		"      --fail-on=LEVEL    info, warning, error (default) or never\n"
+		"  -j, --jobs=N           files audited in parallel (default: one per CPU)\n"
+		"      --rules=DIR        rule catalogue and lists (default: %s)\n"
+		"  -h, --help             this help\n\n"
+		"Exit status: 0 nothing at or above --fail-on; 1 findings at or above it;\n"
+		"2 usage error or a file that could not be read.\n",
+		rules_default_dir());
+}
+
+static void on_report(const struct file_report *rep, bool named, void *ctx)
+{
+	struct audit_cli *cli = ctx;
+
+	summary_add(&cli->summary, rep);
+	switch (rep->status) {
+	case REPORT_NOT_ELF:
+		if (!named)
+			return;
+		cli->summary.not_elf_named++;
+		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+		break;
+	case REPORT_ERROR:
+		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+		break;
+	case REPORT_SKIPPED:
+		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+		break;
+	case REPORT_AUDITED:
+		if (file_report_worst_severity(rep) >= cli->fail_on)
+			cli->failed = true;
+		break;
+	}
+	if (cli->json)
+		report_json_file(cli->json, rep);
+	else
+		report_text_file(stdout, rep, cli->verbose);
+}
+
+static bool parse_fail_on(const char *arg, int *out)
+{
+	enum severity s;
+
+	if (strcmp(arg, "never") == 0) {
+		*out = 3;
+		return true;
+	}
+	if (!severity_parse(arg, &s))
+		return false;
+	*out = (int)s;
+	return true;
+}
+
+static int parse_options(struct audit_cli *cli, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },   { "quiet", no_argument, NULL, 'q' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long n;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vqj:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			cli->verbose = true;
+			break;
+		case 'q':
+			cli->quiet = true;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") == 0)
+				cli->format = FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				cli->format = FORMAT_JSON;
+			else {
+				fprintf(stderr, "elfcet audit: unknown format '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'F':
+			if (!parse_fail_on(optarg, &cli->fail_on)) {
+				fprintf(stderr, "elfcet audit: --fail-on takes info, warning, "
+						"error or never, not '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 'j':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 1024) {
+				fprintf(stderr, "elfcet audit: --jobs takes 1 to 1024\n");
+				return -1;
+			}
+			cli->jobs = (unsigned)n;
+			break;
+		case 'r':
+			cli->rules_dir = optarg;
+			break;
+		case 'h':
+			audit_help(stdout);
+			exit(EXIT_CLEAN);
+		default:
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "elfcet audit: no PATH given (try 'elfcet audit --help')\n");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	struct audit_cli cli = { .fail_on = SEVERITY_ERROR };
+	struct audit_options opt;
+	struct path_list files;
+	struct rule_set rules;
+	char err[512];
+	int status;
+
+	if (parse_options(&cli, argc, argv) != 0)
+		return EXIT_TROUBLE;
+	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, err,
+		       sizeof(err)) != 0) {
+		fprintf(stderr, "elfcet: %s\n", err);
+		return EXIT_TROUBLE;
+	}
+	opt.rules = &rules;
+	path_walk(argv + optind, (size_t)(argc - optind), stdin, stderr, &files);
+	if (cli.format == FORMAT_JSON)
+		cli.json = report_json_begin(stdout);
+	audit_run(&files, &opt, cli.jobs, on_report, &cli);
+	if (cli.json)
+		report_json_end(cli.json, &cli.summary);
+	else if (!cli.quiet)
+		report_text_summary(stderr, &cli.summary);
+
+	if (files.errors || cli.summary.errors || cli.summary.not_elf_named)
+		status = EXIT_TROUBLE;
+	else
+		status = cli.failed ? EXIT_FINDINGS : EXIT_CLEAN;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "elfcet: cannot write the report\n");
+		status = EXIT_TROUBLE;
+	}
+	path_list_free(&files);
+	rules_free(&rules);
+	return status;
+}

@@ -1,0 +1,96 @@
+/* Auditing one file: the model, its property note, the code checks, the verdicts. */
+#include "config.h"
+
+#include "audit.h"
+
+#include "gnu_property.h"
+#include "rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool marking_damaged(const struct problem_list *problems)
+{
+	size_t i;
+
+	for (i = 0; i < problems->count; i++)
+		if (problems->items[i].severity == SEVERITY_ERROR)
+			return true;
+	return false;
+}
+
+static void decide_verdicts(const struct elf_model *m, struct file_report *rep)
+{
+	const struct property_note *note = &rep->props.note;
+	uint32_t bits = note->has_feature_1_and ? note->feature_1_and : 0;
+	struct verdict_input in = {
+		.applicable = true,
+		.marking_damaged = marking_damaged(&rep->problems),
+		.findings = &rep->findings,
+	};
+
+	verdict_adjust_severities(&rep->findings, bits & FEATURE_1_IBT, bits & FEATURE_1_SHSTK);
+	in.marked = bits & FEATURE_1_IBT;
+	rep->ibt = verdict_decide(CET_IBT, &in);
+	/* User shadow stacks exist for 64-bit processes only. */
+	in.applicable = m->elf_class == ELFCLASS64;
+	in.marked = bits & FEATURE_1_SHSTK;
+	rep->shstk = verdict_decide(CET_SHSTK, &in);
+}
+
+void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep)
+{
+	struct elf_model m;
+	char msg[256];
+
+	memset(rep, 0, sizeof(*rep));
+	rep->path = strdup(path);
+	switch (elf_model_open(&m, path, msg, sizeof(msg))) {
+	case ELF_OPEN_OK:
+		break;
+	case ELF_OPEN_NOT_ELF:
+		rep->status = REPORT_NOT_ELF;
+		rep->message = strdup(msg);
+		return;
+	case ELF_OPEN_SKIPPED:
+		rep->status = REPORT_SKIPPED;
+		rep->message = strdup(msg);
+		return;
+	case ELF_OPEN_ERROR:
+		rep->status = REPORT_ERROR;
+		rep->message = strdup(msg);
+		return;
+	}
+	rep->status = REPORT_AUDITED;
+	rep->elf_class = m.elf_class == ELFCLASS64 ? 64 : 32;
+	rep->machine = m.machine;
+	rep->kind = m.kind;
+	rep->interp = m.interp ? strdup(m.interp) : NULL;
+	property_check(&m, opt->rules, &rep->props, &rep->problems);
+	decide_verdicts(&m, rep);
+	elf_model_close(&m);
+}
+
+void file_report_free(struct file_report *rep)
+{
+	free(rep->path);
+	free(rep->message);
+	free(rep->interp);
+	problem_list_free(&rep->problems);
+	finding_list_free(&rep->findings);
+	memset(rep, 0, sizeof(*rep));
+}
+
+int file_report_worst_severity(const struct file_report *rep)
+{
+	int worst = -1;
+	size_t i;
+
+	for (i = 0; i < rep->problems.count; i++)
+		if ((int)rep->problems.items[i].severity > worst)
+			worst = (int)rep->problems.items[i].severity;
+	for (i = 0; i < rep->findings.count; i++)
+		if ((int)rep->findings.items[i].severity > worst)
+			worst = (int)rep->findings.items[i].severity;
+	return worst;
+}

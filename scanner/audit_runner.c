@@ -1,0 +1,94 @@
+/* Auditing many files on several threads, handing the reports back in input order.
+ *
+ * Workers take the next file index from a shared counter; the calling thread waits for
+ * the reports in order and hands each to the caller as soon as it and all before it are
+ * done, so output streams and stays deterministic whatever the thread count. */
+#include "config.h"
+
+#include "audit_runner.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+struct run {
+	const struct path_list *files;
+	const struct audit_options *opt;
+	struct file_report *reports;
+	bool *done;
+	size_t next;
+	pthread_mutex_t lock;
+	pthread_cond_t ready;
+};
+
+static void *worker(void *arg)
+{
+	struct run *r = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&r->lock);
+		i = r->next++;
+		pthread_mutex_unlock(&r->lock);
+		if (i >= r->files->count)
+			return NULL;
+		audit_file(r->files->items[i].path, r->opt, &r->reports[i]);
+		pthread_mutex_lock(&r->lock);
+		r->done[i] = true;
+		pthread_cond_broadcast(&r->ready);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+static unsigned default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+void audit_run(const struct path_list *files, const struct audit_options *opt,
+	       unsigned threads, audit_report_fn fn, void *ctx)
+{
+	struct run r = { .files = files, .opt = opt };
+	pthread_t *tids;
+	unsigned started = 0, t;
+	size_t i;
+
+	if (files->count == 0)
+		return;
+	if (threads == 0)
+		threads = default_threads();
+	if (threads > files->count)
+		threads = (unsigned)files->count;
+	r.reports = calloc(files->count, sizeof(*r.reports));
+	r.done = calloc(files->count, sizeof(*r.done));
+	tids = calloc(threads, sizeof(*tids));
+	if (!r.reports || !r.done || !tids)
+		abort();
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.ready, NULL);
+	/* One worker runs on this thread's behalf when threads are scarce. */
+	for (t = 0; t < threads; t++)
+		if (pthread_create(&tids[t], NULL, worker, &r) == 0)
+			started++;
+	if (started == 0)
+		worker(&r);
+	for (i = 0; i < files->count; i++) {
+		pthread_mutex_lock(&r.lock);
+		while (!r.done[i])
+			pthread_cond_wait(&r.ready, &r.lock);
+		pthread_mutex_unlock(&r.lock);
+		fn(&r.reports[i], files->items[i].named, ctx);
+		file_report_free(&r.reports[i]);
+	}
+	for (t = 0; t < threads; t++)
+		if (tids[t])
+			pthread_join(tids[t], NULL);
+	pthread_mutex_destroy(&r.lock);
+	pthread_cond_destroy(&r.ready);
+	free(tids);
+	free(r.done);
+	free(r.reports);
+}

@@ -1,0 +1,15 @@
+/* Auditing many files on several threads, handing the reports back in input order. */
+#ifndef ELFCET_AUDIT_RUNNER_H
+#define ELFCET_AUDIT_RUNNER_H
+
+#include "audit.h"
+#include "path_walk.h"
+
+typedef void (*audit_report_fn)(const struct file_report *rep, bool named, void *ctx);
+
+/* Audits every entry of FILES with THREADS workers (0: one per online CPU) and calls
+ * FN for each report, in the order of FILES, from the calling thread. */
+void audit_run(const struct path_list *files, const struct audit_options *opt,
+	       unsigned threads, audit_report_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,122 @@
+/* Problems and findings lists. */
+#include "config.h"
+
+#include "problem.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return NULL;
+	return s;
+}
+
+static void *grow(void *items, size_t *cap, size_t count, size_t size)
+{
+	size_t ncap;
+	void *n;
+
+	if (count < *cap)
+		return items;
+	ncap = *cap ? *cap * 2 : 8;
+	n = realloc(items, ncap * size);
+	if (!n)
+		abort(); /* out of memory while reporting: nothing sensible left to do */
+	*cap = ncap;
+	return n;
+}
+
+void problem_add(struct problem_list *list, const char *rule, enum severity severity,
+		 unsigned rejected_by, const char *fmt, ...)
+{
+	struct problem *p;
+	va_list ap;
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (strcmp(list->items[i].rule, rule) == 0) {
+			list->items[i].rejected_by |= rejected_by;
+			return;
+		}
+	}
+	list->items = grow(list->items, &list->cap, list->count, sizeof(*list->items));
+	p = &list->items[list->count++];
+	p->rule = rule;
+	p->severity = severity;
+	p->rejected_by = rejected_by;
+	va_start(ap, fmt);
+	p->message = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void problem_list_free(struct problem_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		free(list->items[i].message);
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+void finding_add(struct finding_list *list, const char *rule, enum severity severity,
+		 uint64_t address, const char *symbol, const char *via, const char *fmt, ...)
+{
+	struct finding *f;
+	va_list ap;
+
+	list->items = grow(list->items, &list->cap, list->count, sizeof(*list->items));
+	f = &list->items[list->count++];
+	f->rule = rule;
+	f->severity = severity;
+	f->address = address;
+	f->symbol = symbol ? strdup(symbol) : NULL;
+	f->via = via;
+	va_start(ap, fmt);
+	f->message = vformat(fmt, ap);
+	va_end(ap);
+}
+
+void finding_list_free(struct finding_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		free(list->items[i].symbol);
+		free(list->items[i].message);
+	}
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+const char *severity_name(enum severity s)
+{
+	switch (s) {
+	case SEVERITY_INFO:
+		return "info";
+	case SEVERITY_WARNING:
+		return "warning";
+	case SEVERITY_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+bool severity_parse(const char *text, enum severity *out)
+{
+	if (strcmp(text, "info") == 0)
+		*out = SEVERITY_INFO;
+	else if (strcmp(text, "warning") == 0)
+		*out = SEVERITY_WARNING;
+	else if (strcmp(text, "error") == 0)
+		*out = SEVERITY_ERROR;
+	else
+		return false;
+	return true;
+}

@@ -1,0 +1,56 @@
+/* Problems and findings: what an audit says about a file, each under a stable rule id. */
+#ifndef ELFCET_PROBLEM_H
+#define ELFCET_PROBLEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum severity { SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR };
+
+/* Who reads the note and would reject or ignore it. */
+enum consumer { CONSUMER_KERNEL = 1u << 0, CONSUMER_GLIBC = 1u << 1 };
+
+/* A problem with the file's marking (the property note and its headers). */
+struct problem {
+	const char *rule;        /* static string: the rule id */
+	enum severity severity;
+	unsigned rejected_by;    /* CONSUMER_* bits */
+	char *message;
+};
+
+/* A finding in the code or data (issue: ENDBR coverage and the other code checks). */
+struct finding {
+	const char *rule;
+	enum severity severity;
+	uint64_t address;
+	char *symbol;            /* "name", "name+0x10" or "sub_ADDR" */
+	const char *via;         /* evidence kind: entry, init, export, reloc, ... */
+	char *message;
+};
+
+struct problem_list {
+	struct problem *items;
+	size_t count, cap;
+};
+
+struct finding_list {
+	struct finding *items;
+	size_t count, cap;
+};
+
+/* Adds a problem; a second one with the same rule merges its consumers into the first. */
+void problem_add(struct problem_list *list, const char *rule, enum severity severity,
+		 unsigned rejected_by, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void problem_list_free(struct problem_list *list);
+
+void finding_add(struct finding_list *list, const char *rule, enum severity severity,
+		 uint64_t address, const char *symbol, const char *via, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+void finding_list_free(struct finding_list *list);
+
+const char *severity_name(enum severity s);
+/* Parses "info", "warning", "error"; false on anything else. */
+bool severity_parse(const char *text, enum severity *out);
+
+#endif

@@ -1,0 +1,255 @@
+/* Loading the rule catalogue and name lists from rules/. */
+#include "config.h"
+
+#include "rules.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ELFCET_RULES_DIR
+#define ELFCET_RULES_DIR "/usr/local/share/elfcet/rules"
+#endif
+
+const char *rules_default_dir(void)
+{
+	const char *env = getenv("ELFCET_RULES_DIR");
+
+	if (env && *env)
+		return env;
+#ifdef ELFCET_SOURCE_RULES_DIR
+	/* Run from the build tree before `make install`: use the source tree's rules. */
+	if (access(ELFCET_RULES_DIR "/catalogue.rules", R_OK) != 0)
+		return ELFCET_SOURCE_RULES_DIR;
+#endif
+	return ELFCET_RULES_DIR;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+/* Strips a trailing comment and white space; returns NULL for a blank line. */
+static char *content_of(char *line)
+{
+	char *hash = strchr(line, '#');
+
+	if (hash)
+		*hash = '\0';
+	line = trim(line);
+	return *line ? line : NULL;
+}
+
+static int parse_catalogue_line(struct rule_set *rs, char *text, const char *path,
+				unsigned lineno, char *err, size_t errlen)
+{
+	char *id = strtok(text, " \t");
+	char *sev = strtok(NULL, " \t");
+	char *desc = strtok(NULL, "");
+	struct rule_info *ri, *n;
+	enum severity s;
+
+	if (!id || !sev || !severity_parse(sev, &s)) {
+		snprintf(err, errlen, "%s:%u: expected 'RULE-ID SEVERITY DESCRIPTION'", path,
+			 lineno);
+		return -1;
+	}
+	if (rules_find(rs, id)) {
+		snprintf(err, errlen, "%s:%u: rule %s listed twice", path, lineno, id);
+		return -1;
+	}
+	n = realloc(rs->rules, (rs->count + 1) * sizeof(*rs->rules));
+	if (!n) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	rs->rules = n;
+	ri = &rs->rules[rs->count++];
+	ri->id = strdup(id);
+	ri->severity = s;
+	ri->description = strdup(desc ? trim(desc) : "");
+	return 0;
+}
+
+static int load_catalogue(struct rule_set *rs, const char *path, char *err, size_t errlen)
+{
+	unsigned lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open the rule catalogue: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && getline(&line, &cap, f) >= 0) {
+		char *text = content_of(line);
+
+		lineno++;
+		if (text)
+			rc = parse_catalogue_line(rs, text, path, lineno, err, errlen);
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+static int load_list(struct name_list *list, const char *path, char *err, size_t errlen)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		char *text = content_of(line);
+		char **n;
+
+		if (!text)
+			continue;
+		n = realloc(list->items, (list->count + 1) * sizeof(*list->items));
+		if (!n)
+			break;
+		list->items = n;
+		list->items[list->count++] = strdup(text);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+static int load_lists(struct rule_set *rs, const char *dir, char *err, size_t errlen)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int rc = 0;
+
+	if (!d) {
+		snprintf(err, errlen, "%s: cannot open the rules directory: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		struct name_list *n;
+		char *path;
+
+		if (len <= 5 || strcmp(de->d_name + len - 5, ".list") != 0)
+			continue;
+		n = realloc(rs->lists, (rs->nlists + 1) * sizeof(*rs->lists));
+		if (!n || asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
+			rc = -1;
+			snprintf(err, errlen, "%s: out of memory", dir);
+			break;
+		}
+		rs->lists = n;
+		n = &rs->lists[rs->nlists++];
+		memset(n, 0, sizeof(*n));
+		n->name = strndup(de->d_name, len - 5);
+		rc = load_list(n, path, err, errlen);
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int rules_load(const char *dir, struct rule_set *rs, char *err, size_t errlen)
+{
+	char *path;
+	int rc;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->dir = strdup(dir);
+	if (asprintf(&path, "%s/catalogue.rules", dir) < 0) {
+		snprintf(err, errlen, "%s: out of memory", dir);
+		return -1;
+	}
+	rc = load_catalogue(rs, path, err, errlen);
+	free(path);
+	if (rc == 0)
+		rc = load_lists(rs, dir, err, errlen);
+	if (rc != 0)
+		rules_free(rs);
+	return rc;
+}
+
+void rules_free(struct rule_set *rs)
+{
+	size_t i, j;
+
+	for (i = 0; i < rs->count; i++) {
+		free(rs->rules[i].id);
+		free(rs->rules[i].description);
+	}
+	for (i = 0; i < rs->nlists; i++) {
+		for (j = 0; j < rs->lists[i].count; j++)
+			free(rs->lists[i].items[j]);
+		free(rs->lists[i].items);
+		free(rs->lists[i].name);
+	}
+	free(rs->rules);
+	free(rs->lists);
+	free(rs->dir);
+	memset(rs, 0, sizeof(*rs));
+}
+
+const struct rule_info *rules_find(const struct rule_set *rs, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < rs->count; i++)
+		if (strcmp(rs->rules[i].id, id) == 0)
+			return &rs->rules[i];
+	return NULL;
+}
+
+enum severity rules_severity(const struct rule_set *rs, const char *id)
+{
+	const struct rule_info *ri = rs ? rules_find(rs, id) : NULL;
+
+	return ri ? ri->severity : SEVERITY_ERROR;
+}
+
+char *const *rules_list(const struct rule_set *rs, const char *name, size_t *count)
+{
+	size_t i;
+
+	for (i = 0; rs && i < rs->nlists; i++) {
+		if (strcmp(rs->lists[i].name, name) == 0) {
+			*count = rs->lists[i].count;
+			return rs->lists[i].items;
+		}
+	}
+	*count = 0;
+	return NULL;
+}
+
+bool rules_list_contains(const struct rule_set *rs, const char *name, const char *item)
+{
+	size_t i, count;
+	char *const *items = rules_list(rs, name, &count);
+
+	for (i = 0; i < count; i++)
+		if (strcmp(items[i], item) == 0)
+			return true;
+	return false;
+}
