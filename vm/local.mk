@@ -1,1 +1,4 @@
 # rules for vm/
+EXTRA_DIST += \
+	vm/mkinitramfs \
+	vm/qemu-boot
