@@ -1,1 +1,25 @@
 # rules for kernel/
+#
+# The kernel series is not built by "make" or "make check": building and
+# booting kernels takes minutes.  Targets:
+#   make check-vm      boot the cet, nocet and unpatched kernels in QEMU and
+#                      run the in-guest tests (kernel/boot-test)
+#   make check-series  every patch of the series applied in turn, built
+#                      with CET on and off, checkpatch --strict
+#                      (kernel/check-series, slow: about 2 h)
+EXTRA_DIST += \
+	kernel/README.md \
+	kernel/build \
+	kernel/boot-test \
+	kernel/check-series \
+	kernel/check-vdso-endbr \
+	kernel/config \
+	kernel/patches \
+	kernel/tests
+
+.PHONY: check-vm check-vm-kernel check-series
+check-vm: check-vm-kernel
+check-vm-kernel:
+	$(srcdir)/kernel/boot-test
+check-series:
+	$(srcdir)/kernel/check-series

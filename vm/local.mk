@@ -37,3 +37,6 @@ scanner_libelfcet_a_SOURCES += \
 	scanner/dynrun_symbols.c scanner/dynrun_symbols.h \
 	scanner/dynrun_report.c scanner/dynrun_report.h
 elfcet_elfcet_SOURCES += elfcet/cmd_run.c
+EXTRA_DIST += \
+	vm/mkinitramfs \
+	vm/qemu-boot
