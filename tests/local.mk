@@ -40,3 +40,7 @@ clean-local: clean-test-outputs
 clean-test-outputs:
 	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
 .PHONY: clean-test-outputs
+
+# VM verification helpers (vm/verify, make check-vm-verify).
+check_PROGRAMS += tests/add-property-note
+tests_add_property_note_SOURCES = tests/add_property_note.c

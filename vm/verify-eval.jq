@@ -1,0 +1,201 @@
+# vm/verify: compares what `elfcet audit` predicted with what the guest observed.
+#
+# Inputs (jq -n --slurpfile / --argjson):
+#   $audit[0]  elfcet audit --format=json of every file (and every interpreter)
+#   $jobs[0]   [{id, file, guest_path, argv, expect_output}]: what the guest ran
+#   $guest     every JSON line the guest runner wrote (type guest / job / error / done)
+#   $env       {variant, kernel, host_cpu, qemu, boot_seconds, harness_problems}
+# Output: the report (see vm/README.md), with one entry per check:
+#   {check, verdict, result: confirmed|contradicted|not exercised, evidence}
+
+def hex: . as $n | if $n == null then null else
+	[recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
+	| reverse | map("0123456789abcdef"[.:. + 1]) | "0x" + join("") end;
+
+# The kernel's reading as shown in /proc/PID/status. The kernel series names the line
+# x86_Elf_features ("0x3 ibt shstk from=executable", "none from=interpreter"); any x86_
+# line mentioning the ELF note or "from=" is taken, so a rename costs nothing.
+def status_reading:
+	(.status // {}) as $s
+	| ([$s | to_entries[] | select((.key | test("elf"; "i")) or (.value | test("from=")))]
+	   | first) as $line
+	| if $line == null then null else
+		($line.value | split(" ") | map(select(length > 0))) as $words
+		| { line: ($line.key + ": " + $line.value),
+		    features: (if $words[0] == "none" then null
+			       else ($words[0] | ltrimstr("0x") | ascii_downcase
+				     | explode | map(if . >= 97 then . - 87 else . - 48 end)
+				     | reduce .[] as $d (0; . * 16 + $d)) end),
+		    from: ([$words[] | select(startswith("from=")) | ltrimstr("from=")] | first) }
+	  end;
+
+def features_text: if . == null then "none" else hex end;
+
+# What the kernel does at exec, by elfcet's reading of the note it reads.
+def expected_exec($reader; $from):
+	$reader.consumers.kernel as $k
+	| if ($k.accepted | not) then {exec: "fails", errno: $k.errno, rule: $k.rule}
+	  else {exec: "runs", features: (if $k.sees_note then $k.feature_1_and else null end),
+		from: $from} end;
+
+def observed_text:
+	if .exec.ok then
+		"exec succeeded" + (status_reading as $r | if $r then "; status: " + $r.line
+				     else "; no x86_ ELF line in /proc/PID/status" end)
+	else "exec failed with " + (.exec.errno // "an unknown error") end;
+
+# Errors that say the harness failed to put the file in place, not how the kernel read a
+# note: they make the run a harness failure, never a confirmation or a contradiction.
+def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", "ETXTBSY", "ELIBBAD"] | index($e) != null;
+
+($audit[0].files | map({key: .path, value: .}) | from_entries) as $byPath
+| ($guest | map(select(.type == "job")) | map({key: .id, value: .}) | from_entries) as $results
+| ($guest | map(select(.type == "guest")) | first) as $guestInfo
+| ($env.variant == "cet") as $cetKernel
+| ($guestInfo.cpu_flags // {}) as $cpu
+
+# One evaluation per job: whose note the kernel reads, what elfcet expects, what happened.
+| [ $jobs[0][] as $job
+    | $byPath[$job.file] as $file
+    | (if $file.kernel_reads_note_of == "interpreter" then $byPath[$file.interpreter] else $file end) as $reader
+    | (if $file.kernel_reads_note_of == "interpreter" then "interpreter" else "executable" end) as $from
+    | $results[$job.id] as $r
+    | { id: $job.id, file: $job.file, reader: $reader.path, from: $from, result_line: $r,
+        expect_output: $job.expect_output,
+        expected: expected_exec($reader; $from) }
+    | if $r == null then . + {result: "harness", evidence: "the guest wrote no result for this job"}
+      elif ($r.exec.ok | not) and ($r.exec.errno // "" | harness_errno) then
+	. + {result: "harness", evidence: "exec failed with \($r.exec.errno): the file or a library is missing or unusable in the guest"}
+      elif ($cetKernel | not) then
+	# A kernel without the CET series reads no property note: every exec must go on.
+	if $r.exec.ok then . + {result: "confirmed", evidence: ("kernel without CET (\($env.variant)): " + ($r | observed_text) + ", whatever the note says")}
+	else . + {result: "contradicted", evidence: ("kernel without CET (\($env.variant)) but " + ($r | observed_text))} end
+      elif .expected.exec == "fails" then
+	if ($r.exec.ok | not) and $r.exec.errno == .expected.errno then
+	  . + {result: "confirmed", evidence: ("elfcet: the kernel rejects the \($from)'s note with \(.expected.errno) (\(.expected.rule)); guest: " + ($r | observed_text))}
+	else
+	  . + {result: "contradicted", evidence: ("elfcet: the kernel rejects the \($from)'s note with \(.expected.errno) (\(.expected.rule)); guest: " + ($r | observed_text))}
+	end
+      else
+	($r | status_reading) as $seen
+	| if ($r.exec.ok | not) then
+	    . + {result: "contradicted", evidence: ("elfcet: the kernel accepts the \($from)'s note (x86_feature_1_and \(.expected.features | features_text)); guest: " + ($r | observed_text))}
+	  elif $seen == null then
+	    . + {result: "harness", evidence: "exec succeeded but the kernel shows no x86_ ELF line in /proc/PID/status: is this a kernel with the elfcet CET series?"}
+	  elif $seen.features == .expected.features and $seen.from == $from then
+	    . + {result: "confirmed", evidence: ("elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \($from); guest: " + ($r | observed_text))}
+	  else
+	    . + {result: "contradicted", evidence: ("elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \($from); guest: " + ($r | observed_text))}
+	  end
+      end
+  ] as $evals
+
+| def aggregate($check; $verdict; $list; $none):
+	if ($list | length) == 0 then {check: $check, verdict: $verdict, result: "not exercised", evidence: $none}
+	elif any($list[]; .result == "contradicted") then
+	  {check: $check, verdict: $verdict, result: "contradicted",
+	   evidence: ([$list[] | select(.result == "contradicted") | .evidence] | join("; "))}
+	elif all($list[]; .result == "confirmed") then
+	  {check: $check, verdict: $verdict, result: "confirmed", evidence: ([$list[] | .evidence] | unique | join("; "))}
+	else {check: $check, verdict: $verdict, result: "not exercised",
+	      evidence: ([$list[] | select(.result == "harness") | .evidence] | unique | join("; "))} end;
+
+# The IBT and shadow-stack verdicts need enforcement: real CET hardware (the guest CPU
+# flags say so) or the dynamic checker of the QEMU plugin, which is not attached yet.
+def enforcement_check($check; $flag; $verdict; $runs):
+	if ($cpu[$flag] // false) | not then
+	  {check: $check, verdict: $verdict, result: "not exercised",
+	   evidence: "no \($flag) on this CPU (QEMU TCG emulates no CET) and no dynamic checker attached (QEMU plugin, issue 8)"}
+	else
+	  ([$runs[] | .result_line | select(. != null and .exec.ok)]) as $ran
+	  | ([$ran[] | select(.end.siginfo.code_name == "SEGV_CPERR")]) as $cp
+	  | if ($ran | length) == 0 then {check: $check, verdict: $verdict, result: "not exercised", evidence: "the program did not run"}
+	    elif ($cp | length) > 0 and $verdict == "marked-ok" then
+	      {check: $check, verdict: $verdict, result: "contradicted", evidence: "control-protection fault (SEGV_CPERR) at \($cp[0].end.siginfo.addr)"}
+	    elif ($cp | length) > 0 and $verdict == "marked-broken" then
+	      {check: $check, verdict: $verdict, result: "confirmed", evidence: "control-protection fault (SEGV_CPERR) at \($cp[0].end.siginfo.addr)"}
+	    elif $verdict == "marked-ok" then
+	      {check: $check, verdict: $verdict, result: "confirmed", evidence: "ran under enforcement without a control-protection fault"}
+	    else {check: $check, verdict: $verdict, result: "not exercised", evidence: "no fault on the executed paths; the verdict's findings were not reached"} end
+	end;
+
+{
+  schema: 1,
+  tool: "elfcet vm/verify",
+  environment: ($env + {
+    guest: $guestInfo,
+    cet_hardware: (($cpu.ibt // false) or ($cpu.shstk // false) or ($cpu.user_shstk // false)),
+    statement: (if (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
+	"The guest CPU reports CET: enforcement results are real."
+      else
+	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow-stack enforcement are not exercised (and nothing of CET is emulated). What the run confirms is how the kernel reads property notes at exec: the status line it shows, and which execs fail with which errno."
+      end)
+  }),
+  files: [ $audit[0].files[] as $f
+    | ([$evals[] | select(.file == $f.path)]) as $runs
+    | ([$evals[] | select(.reader == $f.path)]) as $reads
+    | { path: $f.path, type: $f.type, interpreter: $f.interpreter,
+        kernel_reads_note_of: $f.kernel_reads_note_of,
+        expected_kernel: $f.consumers.kernel,
+        runs: [$runs[] | {id, reader, from, result, guest: (.result_line // null)}],
+        checks: [
+	  (if ($cetKernel | not) then
+	     {check: "kernel-note", verdict: null, result: "not exercised",
+	      evidence: "a kernel without CET (\($env.variant)) reads no property note"},
+	     (if ($runs | length) > 0 then aggregate("kernel-ignores-note"; null; $runs; "not run") else empty end)
+	   else
+	  aggregate("kernel-note"; (if $f.consumers.kernel.accepted then "accepted" else $f.consumers.kernel.errno + ":" + $f.consumers.kernel.rule end);
+		    $reads;
+		    (if $f.kernel_reads_note_of == "interpreter" then
+		       "the kernel reads the interpreter's note for this program, not its own"
+		     elif $f.type == "shared" then
+		       "a library: the kernel reads its note only when it is run directly or used as an interpreter"
+		     else "not run" end)),
+	  (if ($runs | length) > 0 then
+	     aggregate("kernel-reads-note-of"; $f.kernel_reads_note_of; $runs; "not run")
+	     | if .result == "confirmed" and $f.kernel_reads_note_of == "interpreter"
+		  and ($f.consumers.kernel.accepted | not) then
+		 .evidence += " (its own note would fail exec with \($f.consumers.kernel.errno): the kernel did not read it)"
+	       else . end
+	   else empty end)
+	   end),
+	  # With an expected first line of output: a program the kernel lets run must run.
+	  ([$runs[] | select(.expect_output != null and .result_line != null and .expected.exec == "runs"
+			     and (.result_line.exec.ok or ((.result_line.exec.errno // "" | harness_errno) | not)))]) as $checked
+	  | (if ($checked | length) == 0 then empty
+	     elif all($checked[]; .result_line.exec.ok and .result_line.end.how == "exited"
+			and .result_line.end.code == 0 and .result_line.output_matches) then
+	       {check: "runs", verdict: null, result: "confirmed",
+		evidence: "exited 0 with the expected first line \"\($checked[0].expect_output)\""}
+	     else
+	       ($checked | map(select((.result_line.exec.ok and .result_line.end.how == "exited"
+					and .result_line.end.code == 0 and .result_line.output_matches) | not)) | first) as $bad
+	       | {check: "runs", verdict: null, result: "contradicted",
+		  evidence: "expected exit 0 and \"\($bad.expect_output)\"; got \($bad.result_line.end | tojson), output \($bad.result_line.output // "" | .[0:80] | tojson)"}
+	     end),
+	  enforcement_check("ibt"; "ibt"; $f.verdicts.ibt; $runs),
+	  enforcement_check("shstk"; "user_shstk"; $f.verdicts.shstk; $runs),
+	  {check: "vsyscall", verdict: null, result: "not exercised",
+	   evidence: "vsyscall findings come from the code audit, not merged yet"}
+	] }
+  ],
+  guest_checks: [
+    {check: "vdso", verdict: null, result: "not exercised",
+     evidence: "the vDSO dump and its audit come with the code audit (not merged yet)"},
+    {check: "dynamic-checker", verdict: null, result: "not exercised",
+     evidence: "the QEMU TCG plugin (issue 8) is not attached yet"}
+  ],
+  harness: {
+    problems: ($env.harness_problems + [$evals[] | select(.result == "harness") | "\(.file): \(.evidence)"]
+	       + [$guest[] | select(.type == "error") | "guest runner: \(.message) (line \(.line // "?"))"]),
+    jobs: ($jobs[0] | length),
+    results: ($results | length)
+  }
+}
+| .summary = (
+    [.files[].checks[], .guest_checks[]] as $all
+    | {confirmed: ([$all[] | select(.result == "confirmed")] | length),
+       contradicted: ([$all[] | select(.result == "contradicted")] | length),
+       not_exercised: ([$all[] | select(.result == "not exercised")] | length),
+       files: (.files | length), jobs: .harness.jobs,
+       harness_problems: (.harness.problems | length)})

@@ -1,0 +1,17 @@
+# vm/verify: the readable report, from the JSON report that verify-eval.jq writes.
+def pad($n): tostring | . + (" " * ([$n - length, 0] | max));
+
+"elfcet VM verification: kernel \(.environment.kernel) (\(.environment.variant)), guest \(.environment.guest.release // "?"), \(.environment.qemu)",
+"CPU: host \(.environment.host_cpu); guest: ibt \(.environment.guest.cpu_flags.ibt // false), shstk \(.environment.guest.cpu_flags.shstk // false), user_shstk \(.environment.guest.cpu_flags.user_shstk // false)",
+(.environment.statement),
+"",
+(.files[] |
+  "\(.path)  [\(.type), kernel reads the note of \(.kernel_reads_note_of)\(if .interpreter then ": " + .interpreter else "" end)]",
+  (.checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(if .verdict then "(" + .verdict + ") " else "" end)\(.evidence)"),
+  ""),
+"guest:",
+(.guest_checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(.evidence)"),
+(if (.harness.problems | length) > 0 then "", "harness problems:", (.harness.problems[] | "  " + .) else empty end),
+"",
+"boot and runs: \(.environment.boot_seconds) s wall for \(.harness.jobs) jobs (\(.environment.jobs_ms) ms inside the guest)",
+"summary: \(.summary.confirmed) confirmed, \(.summary.contradicted) contradicted, \(.summary.not_exercised) not exercised (\(.summary.files) files, \(.summary.jobs) runs\(if .summary.harness_problems > 0 then ", \(.summary.harness_problems) harness problems" else "" end))"
