@@ -5,3 +5,38 @@ vm_guest_runner_SOURCES = vm/guest/runner.c vm/guest/job_parse.c vm/guest/job_pa
 	vm/guest/json_out.c vm/guest/json_out.h
 vm_guest_runner_CPPFLAGS =
 vm_guest_runner_LDFLAGS = -static
+
+# The VM verification of the note corpus (not part of `make check`: it boots a kernel).
+# Builds the property-note corpus and the ld.so corpus, runs vm/verify on them with the
+# cet kernel (kernel/build; VM_KERNEL=BZIMAGE to boot another) and fails on any
+# contradiction or any failure of the VM run itself.
+VM_VERIFY_OUT = vm/check-vm.out
+VM_VERIFY = $(abs_top_srcdir)/vm/verify
+VM_VERIFY_ENV = ELFCET='$(abs_top_builddir)/elfcet/elfcet' \
+	ELFCET_VM_RUNNER='$(abs_top_builddir)/vm/guest/runner' \
+	ELFCET_RULES_DIR='$(abs_top_srcdir)/rules'
+check-vm-verify: elfcet/elfcet vm/guest/runner tests/elf-damage tests/add-property-note
+	rm -rf $(VM_VERIFY_OUT) && mkdir -p $(VM_VERIFY_OUT)
+	$(abs_top_srcdir)/corpus/notes/build $(VM_VERIFY_OUT)/notes $(abs_top_builddir)/tests/elf-damage >/dev/null
+	$(abs_top_srcdir)/corpus/vm/build $(VM_VERIFY_OUT)/ld tests/add-property-note tests/elf-damage
+	ldver="$$(/lib64/ld-linux-x86-64.so.2 --version | head -n1)"; \
+	$(VM_VERIFY_ENV) $(VM_VERIFY) $(if $(VM_KERNEL),--kernel '$(VM_KERNEL)') \
+		--json $(VM_VERIFY_OUT)/report.json \
+		--expect 'nolibc*=nolibc corpus program' \
+		--expect 'gcc-*=hello from the elfcet corpus' \
+		--expect 'clang-*=hello from the elfcet corpus' \
+		--expect 'prog-interp-*=hello from the elfcet corpus' \
+		--args 'ld-*=--version' --expect "ld-*=$$ldver" \
+		$(VM_VERIFY_OUT)/notes $(VM_VERIFY_OUT)/ld > $(VM_VERIFY_OUT)/report.txt; \
+	rc=$$?; cat $(VM_VERIFY_OUT)/report.txt; \
+	if [ -s $(VM_VERIFY_OUT)/report.json ]; then \
+		jq -r '"check-vm-verify: \(.summary.confirmed) passed, \(.summary.contradicted) failed, \(.summary.not_exercised) not exercised, \(.summary.harness_problems) harness problems"' \
+			$(VM_VERIFY_OUT)/report.json; \
+	else echo "check-vm-verify: the VM run failed (status $$rc): nothing verified"; fi; \
+	exit $$rc
+check-vm: check-vm-verify
+clean-local: clean-vm-verify
+clean-vm-verify:
+	rm -rf $(VM_VERIFY_OUT)
+.PHONY: check-vm check-vm-verify clean-vm-verify
+EXTRA_DIST += vm/verify vm/verify-eval.jq vm/verify-text.jq corpus/vm/build
