@@ -26,6 +26,7 @@ check-vm-verify: elfcet/elfcet vm/guest/runner tests/elf-damage tests/add-proper
 		--expect 'gcc-*=hello from the elfcet corpus' \
 		--expect 'clang-*=hello from the elfcet corpus' \
 		--expect 'prog-interp-*=hello from the elfcet corpus' \
+		--expect-signal 'fault64=SIGSEGV/SEGV_MAPERR@0xdead0000' \
 		--args 'ld-*=--version' --expect "ld-*=$$ldver" \
 		$(VM_VERIFY_OUT)/notes $(VM_VERIFY_OUT)/ld > $(VM_VERIFY_OUT)/report.txt; \
 	rc=$$?; cat $(VM_VERIFY_OUT)/report.txt; \
@@ -39,4 +40,14 @@ clean-local: clean-vm-verify
 clean-vm-verify:
 	rm -rf $(VM_VERIFY_OUT)
 .PHONY: check-vm check-vm-verify clean-vm-verify
-EXTRA_DIST += vm/verify vm/verify-eval.jq vm/verify-text.jq corpus/vm/build
+EXTRA_DIST += vm/verify vm/verify-eval.jq vm/verify-text.jq corpus/vm/build corpus/vm/fault64.S
+
+# vm/verify's failure paths (a kernel that does not boot, a hang, no QEMU, ...).
+check-vm-failures: elfcet/elfcet vm/guest/runner tests/elf-damage
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(if $(VM_KERNEL_UNPATCHED),VM_KERNEL_UNPATCHED='$(VM_KERNEL_UNPATCHED)') \
+		$(BASH) $(abs_top_srcdir)/tests/vm-failures.sh
+check-vm: check-vm-failures
+.PHONY: check-vm-failures
+EXTRA_DIST += tests/vm-failures.sh

@@ -29,6 +29,30 @@ def status_reading:
 		    from: ([$words[] | select(startswith("from=")) | ltrimstr("from=")] | first) }
 	  end;
 
+# The end of a run against its expectation (--expect, --expect-signal).
+def ended_as_expected:
+	.result_line as $r
+	| if .expect_signal then
+	    $r.exec.ok and $r.end.how == "signaled" and $r.end.signal == .expect_signal.signal
+	    and (.expect_signal.code_name == null or $r.end.siginfo.code_name == .expect_signal.code_name)
+	    and (.expect_signal.addr == null or $r.end.siginfo.addr == .expect_signal.addr)
+	  else
+	    $r.exec.ok and $r.end.how == "exited" and $r.end.code == 0 and $r.output_matches == true
+	  end;
+def expectation_text:
+	if .expect_signal then "expected death by \(.expect_signal.signal)"
+		+ (if .expect_signal.code_name then " with si_code \(.expect_signal.code_name)" else "" end)
+		+ (if .expect_signal.addr then " at \(.expect_signal.addr)" else "" end)
+	else "expected exit 0 and first line \(.expect_output | tojson)" end;
+def end_text:
+	if (.exec.ok | not) then "exec failed with \(.exec.errno // "?")"
+	elif .end.how == "exited" then "exited \(.end.code), first line \(.output // "" | split("\n")[0] // "" | tojson)"
+	elif .end.how == "signaled" then "killed by \(.end.signal)"
+		+ (if .end.siginfo then " (si_code \(.end.siginfo.code_name // .end.siginfo.code)"
+		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)" else "" end) + ")" else "" end)
+	elif .end.how == "timeout" then "killed at the job time limit"
+	else .end.how end;
+
 def features_text: if . == null then "none" else hex end;
 
 # What the kernel does at exec, by elfcet's reading of the note it reads.
@@ -61,7 +85,7 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
     | (if $file.kernel_reads_note_of == "interpreter" then "interpreter" else "executable" end) as $from
     | $results[$job.id] as $r
     | { id: $job.id, file: $job.file, reader: $reader.path, from: $from, result_line: $r,
-        expect_output: $job.expect_output,
+        expect_output: $job.expect_output, expect_signal: $job.expect_signal,
         expected: expected_exec($reader; $from) }
     | if $r == null then . + {result: "harness", evidence: "the guest wrote no result for this job"}
       elif ($r.exec.ok | not) and ($r.exec.errno // "" | harness_errno) then
@@ -159,19 +183,21 @@ def enforcement_check($check; $flag; $verdict; $runs):
 	       else . end
 	   else empty end)
 	   end),
-	  # With an expected first line of output: a program the kernel lets run must run.
-	  ([$runs[] | select(.expect_output != null and .result_line != null and .expected.exec == "runs"
+	  # With an expected first line of output or an expected signal: a program the
+	  # kernel lets run must end that way.
+	  ([$runs[] | select((.expect_output != null or .expect_signal != null)
+			     and .result_line != null and .expected.exec == "runs"
 			     and (.result_line.exec.ok or ((.result_line.exec.errno // "" | harness_errno) | not)))]) as $checked
 	  | (if ($checked | length) == 0 then empty
-	     elif all($checked[]; .result_line.exec.ok and .result_line.end.how == "exited"
-			and .result_line.end.code == 0 and .result_line.output_matches) then
-	       {check: "runs", verdict: null, result: "confirmed",
-		evidence: "exited 0 with the expected first line \"\($checked[0].expect_output)\""}
 	     else
-	       ($checked | map(select((.result_line.exec.ok and .result_line.end.how == "exited"
-					and .result_line.end.code == 0 and .result_line.output_matches) | not)) | first) as $bad
-	       | {check: "runs", verdict: null, result: "contradicted",
-		  evidence: "expected exit 0 and \"\($bad.expect_output)\"; got \($bad.result_line.end | tojson), output \($bad.result_line.output // "" | .[0:80] | tojson)"}
+	       ($checked | map(select(ended_as_expected | not)) | first) as $bad
+	       | if $bad == null then
+		   {check: "runs", verdict: null, result: "confirmed",
+		    evidence: ($checked[0] | "\(expectation_text): \(.result_line | end_text)")}
+		 else
+		   {check: "runs", verdict: null, result: "contradicted",
+		    evidence: ($bad | "\(expectation_text); got \(.result_line | end_text)")}
+		 end
 	     end),
 	  enforcement_check("ibt"; "ibt"; $f.verdicts.ibt; $runs),
 	  enforcement_check("shstk"; "user_shstk"; $f.verdicts.shstk; $runs),

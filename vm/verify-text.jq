@@ -1,12 +1,25 @@
 # vm/verify: the readable report, from the JSON report that verify-eval.jq writes.
 def pad($n): tostring | . + (" " * ([$n - length, 0] | max));
 
+# How one run ended, in a few words.
+def run_text:
+	if . == null then "no result"
+	elif (.exec.ok | not) then "exec failed with \(.exec.errno // "?")"
+	elif .end.how == "exited" then "exited \(.end.code)"
+	elif .end.how == "signaled" then "killed by \(.end.signal)"
+		+ (if .end.siginfo then " (si_code \(.end.siginfo.code_name // .end.siginfo.code)"
+		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)" else "" end) + ")" else "" end)
+	elif .end.how == "timeout" then "killed at the job time limit (\(.end.after_s) s)"
+	else .end.how end
+	+ (if (.output // "") != "" then ", output " + (.output | split("\n")[0] | .[0:60] | tojson) else "" end);
+
 "elfcet VM verification: kernel \(.environment.kernel) (\(.environment.variant)), guest \(.environment.guest.release // "?"), \(.environment.qemu)",
 "CPU: host \(.environment.host_cpu); guest: ibt \(.environment.guest.cpu_flags.ibt // false), shstk \(.environment.guest.cpu_flags.shstk // false), user_shstk \(.environment.guest.cpu_flags.user_shstk // false)",
 (.environment.statement),
 "",
 (.files[] |
   "\(.path)  [\(.type), kernel reads the note of \(.kernel_reads_note_of)\(if .interpreter then ": " + .interpreter else "" end)]",
+  (.runs[] | "  \("run" | pad(21)) \(.guest.argv // [] | .[1:] | join(" ") | if . == "" then "" else "[" + . + "] " end)\(.guest | run_text)"),
   (.checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(if .verdict then "(" + .verdict + ") " else "" end)\(.evidence)"),
   ""),
 "guest:",
