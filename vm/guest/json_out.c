@@ -132,7 +132,7 @@ void json_int(struct json_out *j, const char *key, long long value)
 	fprintf(j->f, "%lld", value);
 }
 
-void json_bool(struct json_out *j, const char *key, bool value)
+void json_boolean(struct json_out *j, const char *key, bool value)
 {
 	json_key(j, key);
 	fputs(value ? "true" : "false", j->f);

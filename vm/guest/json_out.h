@@ -27,7 +27,7 @@ void json_key(struct json_out *j, const char *key);   /* "key": (for a nested va
 void json_str(struct json_out *j, const char *key, const char *value); /* null if NULL */
 void json_strn(struct json_out *j, const char *key, const char *value, size_t len);
 void json_int(struct json_out *j, const char *key, long long value);
-void json_bool(struct json_out *j, const char *key, bool value);
+void json_boolean(struct json_out *j, const char *key, bool value);
 void json_null(struct json_out *j, const char *key);
 void json_hex(struct json_out *j, const char *key, uint64_t value); /* "0x..." string */
 

@@ -261,11 +261,11 @@ static void emit_output(struct json_out *j, const struct job *job)
 		}
 	json_strn(j, "output", text, keep);
 	json_int(j, "output_bytes", (long long)len);
-	json_bool(j, "output_truncated", keep < len);
+	json_boolean(j, "output_truncated", keep < len);
 	if (job->expect_output) {
 		size_t first = strcspn(text, "\n");
 
-		json_bool(j, "output_matches", strlen(job->expect_output) == first &&
+		json_boolean(j, "output_matches", strlen(job->expect_output) == first &&
 			  memcmp(text, job->expect_output, first) == 0);
 	}
 	free(text);
@@ -424,7 +424,7 @@ static void run_job(const struct job *job, int kmsg)
 	close(errpipe[0]);
 
 	json_open_object(&j, "exec");
-	json_bool(&j, "ok", exec_stopped);
+	json_boolean(&j, "ok", exec_stopped);
 	if (!exec_stopped) {
 		json_str(&j, "errno", exec_errno ? errno_name(exec_errno) : NULL);
 		json_int(&j, "errno_value", exec_errno);
@@ -510,12 +510,12 @@ static void emit_guest(int kmsg)
 	}
 	free(cpuinfo);
 	json_open_object(&j, "cpu_flags");
-	json_bool(&j, "ibt", ibt);
-	json_bool(&j, "shstk", shstk);
-	json_bool(&j, "user_shstk", user_shstk);
+	json_boolean(&j, "ibt", ibt);
+	json_boolean(&j, "shstk", shstk);
+	json_boolean(&j, "user_shstk", user_shstk);
 	json_close_object(&j);
 	emit_x86_status(&j, "runner_status", getpid());
-	json_bool(&j, "kmsg", kmsg >= 0);
+	json_boolean(&j, "kmsg", kmsg >= 0);
 	json_end(&j);
 }
 
