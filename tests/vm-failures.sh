@@ -32,10 +32,10 @@ expect() {
 	out="$("$@" 2>&1)"
 	rc=$?
 	if [ "$rc" -eq "$want" ] && grep -qE "$pattern" <<<"$out"; then
-		echo "PASS $name: exit $rc in $((SECONDS - start)) s: $(grep -m1 -E "$pattern" <<<"$out")"
+		echo "PASS: $name: exit $rc in $((SECONDS - start)) s: $(grep -m1 -E "$pattern" <<<"$out")"
 		pass=$((pass + 1))
 	else
-		echo "FAIL $name: exit $rc (expected $want), output matching '$pattern' expected; got:"
+		echo "FAIL: $name: exit $rc (expected $want), output matching '$pattern' expected; got:"
 		sed 's/^/    /' <<<"$out" | tail -n 15
 		fail=$((fail + 1))
 	fi

@@ -31,7 +31,7 @@ check-vm-verify: elfcet/elfcet vm/guest/runner tests/elf-damage tests/add-proper
 		$(VM_VERIFY_OUT)/notes $(VM_VERIFY_OUT)/ld > $(VM_VERIFY_OUT)/report.txt; \
 	rc=$$?; cat $(VM_VERIFY_OUT)/report.txt; \
 	if [ -s $(VM_VERIFY_OUT)/report.json ]; then \
-		jq -r '"check-vm-verify: \(.summary.confirmed) passed, \(.summary.contradicted) failed, \(.summary.not_exercised) not exercised, \(.summary.harness_problems) harness problems"' \
+		jq -r -f $(abs_top_srcdir)/vm/verify-results.jq \
 			$(VM_VERIFY_OUT)/report.json; \
 	else echo "check-vm-verify: the VM run failed (status $$rc): nothing verified"; fi; \
 	exit $$rc
@@ -40,7 +40,7 @@ clean-local: clean-vm-verify
 clean-vm-verify:
 	rm -rf $(VM_VERIFY_OUT)
 .PHONY: check-vm check-vm-verify clean-vm-verify
-EXTRA_DIST += vm/README.md vm/verify vm/verify-eval.jq vm/verify-text.jq corpus/vm/build corpus/vm/fault64.S
+EXTRA_DIST += vm/README.md vm/verify vm/verify-eval.jq vm/verify-text.jq vm/verify-results.jq corpus/vm/build corpus/vm/fault64.S
 
 # vm/verify's failure paths (a kernel that does not boot, a hang, no QEMU, ...).
 check-vm-failures: elfcet/elfcet vm/guest/runner tests/elf-damage
