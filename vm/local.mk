@@ -4,12 +4,12 @@
 # sanitizer build (there is no sanitizer runtime in the guest, and -static excludes
 # -fsanitize=address); tests/test_vm_guest builds its reader and writer for the host,
 # and the sanitizer build checks them there.
-GUEST_RUNNER_SOURCES = $(srcdir)/vm/guest/runner.c $(srcdir)/vm/guest/job_parse.c \
+GUEST_RUNNER_C = $(srcdir)/vm/guest/runner.c $(srcdir)/vm/guest/job_parse.c \
 	$(srcdir)/vm/guest/json_out.c
-GUEST_RUNNER_HEADERS = $(srcdir)/vm/guest/job_parse.h $(srcdir)/vm/guest/json_out.h
-vm/guest/runner: $(GUEST_RUNNER_SOURCES) $(GUEST_RUNNER_HEADERS)
+GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/vm/guest/json_out.h
+vm/guest/runner: $(GUEST_RUNNER_C) $(GUEST_RUNNER_H)
 	@mkdir -p vm/guest
-	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -o $@ $(GUEST_RUNNER_SOURCES)
+	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -o $@ $(GUEST_RUNNER_C)
 all-local: vm/guest/runner
 CLEANFILES += vm/guest/runner
 EXTRA_DIST += vm/guest/runner.c vm/guest/job_parse.c vm/guest/job_parse.h \
