@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -41,6 +42,7 @@
 #include <unistd.h>
 
 #define DEFAULT_JOBS "/elfcet/jobs.jsonl"
+#define STAGED_TMP "/elfcet/tmp"   /* files the host wants under /tmp (see stage_tmp) */
 #define OUTPUT_FILE "/tmp/elfcet-job-output"
 #define OUTPUT_KEEP 4096       /* bytes of output kept in the report */
 #define OUTPUT_LINES 20
@@ -537,6 +539,20 @@ static int quiet_console(void)
 	return fd;
 }
 
+/* /init mounts a tmpfs on /tmp, hiding whatever the initramfs held there; files that
+ * must live under /tmp (an interpreter a program names by a /tmp path) are put under
+ * STAGED_TMP by the host, and bound over /tmp here. Returns a reason, or NULL. */
+static const char *stage_tmp(void)
+{
+	struct stat sb;
+
+	if (stat(STAGED_TMP, &sb) != 0)
+		return NULL;
+	if (mount(STAGED_TMP, "/tmp", NULL, MS_BIND, NULL) != 0)
+		return strerror(errno);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const char *list = argc > 1 ? argv[1] : DEFAULT_JOBS;
@@ -544,6 +560,7 @@ int main(int argc, char **argv)
 	FILE *f;
 	char *line = NULL;
 	size_t cap = 0, lineno = 0, jobs = 0;
+	const char *staging_error;
 	int kmsg;
 
 	memset(&sa, 0, sizeof sa);
@@ -552,7 +569,17 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 
 	kmsg = quiet_console();
+	staging_error = stage_tmp();
 	emit_guest(kmsg);
+	if (staging_error) {
+		struct json_out j;
+
+		json_begin(&j, stdout);
+		json_str(&j, "type", "error");
+		json_str(&j, "message", "cannot bind " STAGED_TMP " over /tmp");
+		json_str(&j, "reason", staging_error);
+		json_end(&j);
+	}
 
 	f = fopen(list, "r");
 	if (!f) {
