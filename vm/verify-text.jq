@@ -1,6 +1,17 @@
 # vm/verify: the readable report, from the JSON report that verify-eval.jq writes.
 def pad($n): tostring | . + (" " * ([$n - length, 0] | max));
 
+def hexnum: ltrimstr("0x") | ascii_downcase | explode
+	| map(if . >= 97 then . - 87 else . - 48 end) | reduce .[] as $d (0; . * 16 + $d);
+def tohex: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
+	| reverse | map("0123456789abcdef"[.:. + 1]) | "0x" + join("");
+
+# ADDR (a "0x..." string) as "object+offset" from the run's maps (file offset), or "".
+def where($maps; $addr):
+	($addr | hexnum) as $a
+	| ([$maps[]? | select(($a >= (.start | hexnum)) and ($a < (.end | hexnum)))] | first) as $m
+	| if $m then " (\($m.path)+\(($a - ($m.start | hexnum) + ($m.offset | hexnum)) | tohex))" else "" end;
+
 # How one run ended, in a few words.
 def run_text:
 	if . == null then "no result"
@@ -8,7 +19,7 @@ def run_text:
 	elif .end.how == "exited" then "exited \(.end.code)"
 	elif .end.how == "signaled" then "killed by \(.end.signal)"
 		+ (if .end.siginfo then " (si_code \(.end.siginfo.code_name // .end.siginfo.code)"
-		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)" else "" end) + ")" else "" end)
+		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)\(where(.maps; .end.siginfo.addr))" else "" end) + ")" else "" end)
 	elif .end.how == "timeout" then "killed at the job time limit (\(.end.after_s) s)"
 	else .end.how end
 	+ (if (.output // "") != "" then ", output " + (.output | split("\n")[0] | .[0:60] | tojson) else "" end);

@@ -49,6 +49,7 @@
 #define DEFAULT_TIMEOUT 30     /* seconds per job */
 #define MAX_SIGNALS 8          /* signals recorded per job */
 #define KMSG_LINES 16          /* kernel log lines recorded per job */
+#define MAX_MAPPINGS 64        /* file mappings recorded at the exit stop */
 
 /* The CET user state regset of the elfcet kernel series (U_CET, PL3_SSP). */
 #ifndef NT_X86_CET
@@ -212,6 +213,46 @@ static void emit_cet_regset(struct json_out *j, pid_t pid)
 	json_close_object(j);
 }
 
+/* The file-backed mappings of a tracee stopped at its exit, while its memory still
+ * exists: what turns a fault address into "object + offset" (the form in which the audit
+ * names the places it predicts a fault). */
+static void emit_maps(struct json_out *j, pid_t pid)
+{
+	char path[64];
+	char *text, *line, *save;
+	int kept = 0, dropped = 0;
+
+	snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+	text = read_small_file(path, NULL);
+	json_open_array(j, "maps");
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start, end, offset;
+		char perms[8];
+		int name_at = 0;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &offset,
+			   &name_at) != 4 || name_at == 0 || line[name_at] != '/')
+			continue;
+		if (kept == MAX_MAPPINGS) {
+			dropped++;
+			continue;
+		}
+		json_open_object(j, NULL);
+		json_hex(j, "start", start);
+		json_hex(j, "end", end);
+		json_str(j, "perms", perms);
+		json_hex(j, "offset", offset);
+		json_str(j, "path", line + name_at);
+		json_close_object(j);
+		kept++;
+	}
+	json_close_array(j);
+	if (dropped)
+		json_int(j, "maps_dropped", dropped);
+	free(text);
+}
+
 /* Kernel log records written since the last call (the console itself is kept quiet so
  * that kernel messages cannot land inside a JSON line). */
 static void emit_kmsg(struct json_out *j, int kmsg)
@@ -335,7 +376,7 @@ static void run_job(const struct job *job, int kmsg)
 	struct sig_record sigs[MAX_SIGNALS];
 	int nsigs = 0, dropped_sigs = 0;
 	int errpipe[2], status, exec_errno = 0;
-	bool exec_stopped = false, timed_out = false;
+	bool exec_stopped = false, timed_out = false, maps_done = false;
 	pid_t pid;
 	size_t i;
 
@@ -382,7 +423,17 @@ static void run_job(const struct job *job, int kmsg)
 		    nsigs == 0) {
 			/* The child's own stop before exec: ask for the exec stop. */
 			ptrace(PTRACE_SETOPTIONS, pid, NULL,
-			       (void *)(uintptr_t)(PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL));
+			       (void *)(uintptr_t)(PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
+						    PTRACE_O_EXITKILL));
+			ptrace(PTRACE_CONT, pid, NULL, NULL);
+			continue;
+		}
+		if ((status >> 8) == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+			/* About to exit (or to die of a signal): memory still mapped. */
+			if (exec_stopped && !maps_done) {
+				emit_maps(&j, pid);
+				maps_done = true;
+			}
 			ptrace(PTRACE_CONT, pid, NULL, NULL);
 			continue;
 		}
