@@ -49,6 +49,8 @@ check kill '.end.how == "signaled" and .end.signal == "SIGUSR1" and .end.siginfo
 	"death by a signal, with its siginfo"
 check fault '.end.signal == "SIGSEGV" and .end.siginfo.code_name == "SEGV_MAPERR" and .end.siginfo.addr == "0xdead0000"' \
 	"fault: SIGSEGV, si_code SEGV_MAPERR, fault address"
+check fault '[.maps[] | select(.path | endswith("/fault64"))] | length > 0 and all(.[]; .start < .end)' \
+	"file mappings read at the exit stop (the fault address's object)"
 check hang '.end == {how: "timeout", after_s: 1} and .elapsed_ms < 5000' "killed at the job time limit"
 check wrong '.output_matches == false' "output that differs from the expectation"
 checked=$((checked + 1))

@@ -10,7 +10,7 @@ def tohex: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
 def where($maps; $addr):
 	($addr | hexnum) as $a
 	| ([$maps[]? | select(($a >= (.start | hexnum)) and ($a < (.end | hexnum)))] | first) as $m
-	| if $m then " (\($m.path)+\(($a - ($m.start | hexnum) + ($m.offset | hexnum)) | tohex))" else "" end;
+	| if $m then " (\($m.path | ltrimstr("/elfcet/files") | ltrimstr("/elfcet"))+\(($a - ($m.start | hexnum) + ($m.offset | hexnum)) | tohex))" else "" end;
 
 # How one run ended, in a few words.
 def run_text:
