@@ -25,7 +25,7 @@ static void full_job(void **state)
 	(void)state;
 	assert_int_equal(job_parse("{\"id\": \"F1\", \"path\": \"/elfcet/files/a b\", "
 				   "\"args\": [\"--version\", \"x\\\"y\\\\z\", \"\\u00e9\\n\"], "
-				   "\"timeout\": 7, \"expect_output\": \"hello\", "
+				   "\"timeout\": 7, \"expect_output\": \"hello\", \"window\": true, "
 				   "\"later\": {\"n\": [1, -2.5e3, true, false, null, \"s\"]}}",
 				   &job, &error), 0);
 	assert_string_equal(job.id, "F1");
@@ -37,6 +37,7 @@ static void full_job(void **state)
 	assert_string_equal(job.argv[3], "\xc3\xa9\n");
 	assert_null(job.argv[4]);
 	assert_int_equal(job.timeout, 7);
+	assert_int_equal(job.window, 1);
 	assert_string_equal(job.expect_output, "hello");
 	job_free(&job);
 }
@@ -54,6 +55,7 @@ static void minimal_job(void **state)
 	assert_null(job.argv[1]);
 	assert_null(job.expect_output);
 	assert_int_equal(job.timeout, 0);
+	assert_int_equal(job.window, 0);
 	job_free(&job);
 }
 
@@ -77,6 +79,7 @@ static void bad_jobs(void **state)
 		{ "{\"path\":\"/p\",\"args\":[1]}", "args must be an array of strings" },
 		{ "{\"path\":\"/p\",\"timeout\":-1}", "timeout must be a number of seconds" },
 		{ "{\"path\":\"/p\",\"x\":tru}", "unexpected character" },
+		{ "{\"path\":\"/p\",\"window\":1}", "window must be true or false" },
 	};
 	size_t i;
 

@@ -18,6 +18,9 @@ cat >"$work/jobs.jsonl" <<JOBS
 {"id":"hang","path":"/bin/sleep","args":["30"],"timeout":1}
 this is not a job
 {"id":"wrong","path":"/bin/echo","args":["x"],"expect_output":"y"}
+{"id":"window","path":"/bin/sh","args":["-c","echo in; exit 4"],"window":true}
+{"id":"window-fault","path":"$work/fault64","window":true}
+{"id":"window-hang","path":"/bin/sleep","args":["30"],"timeout":1,"window":true}
 JOBS
 chmod -x "$work/jobs.jsonl"
 "$runner" "$work/jobs.jsonl" >"$work/out.jsonl"
@@ -53,10 +56,15 @@ check fault '[.maps[] | select(.path | endswith("/fault64"))] | length > 0 and a
 	"file mappings read at the exit stop (the fault address's object)"
 check hang '.end == {how: "timeout", after_s: 1} and .elapsed_ms < 5000' "killed at the job time limit"
 check wrong '.output_matches == false' "output that differs from the expectation"
+check window '.window and .end == {how: "exited", code: 4} and .output == "in\n" and (.status | type == "object") and (.maps | length > 0)' \
+	"window mode: status and maps at the exec stop, then untraced to its end"
+check window-fault '.window and .end == {how: "signaled", signal: "SIGSEGV", signo: 11} and .signals == []' \
+	"window mode: death by a signal, without the fault's siginfo (untraced)"
+check window-hang '.window and .end == {how: "timeout", after_s: 1}' "window mode: the job time limit"
 checked=$((checked + 1))
 if jq -se '[.[] | select(.type == "error")] == [{type: "error", message: "a job must be a JSON object", line: 8}]
-	and (.[0].type == "guest") and (.[-1] == {type: "done", jobs: 8})' "$work/out.jsonl" >/dev/null; then
-	echo "ok   list: guest line first, the bad line named, done with 8 jobs last"
+	and (.[0].type == "guest") and (.[-1] == {type: "done", jobs: 11})' "$work/out.jsonl" >/dev/null; then
+	echo "ok   list: guest line first, the bad line named, done with 11 jobs last"
 else
 	echo "FAIL list: $(jq -c 'select(.type != "job")' "$work/out.jsonl")"
 	fail=$((fail + 1))

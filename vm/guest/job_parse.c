@@ -246,6 +246,20 @@ static bool read_member(struct reader *r, struct job *job, const char *key)
 		target = &job->expect_output;
 	else if (strcmp(key, "args") == 0)
 		return read_args(r, job);
+	else if (strcmp(key, "window") == 0) {
+		skip_space(r);
+		if (strncmp(r->p, "true", 4) == 0) {
+			job->window = 1;
+			r->p += 4;
+			return true;
+		}
+		if (strncmp(r->p, "false", 5) == 0) {
+			job->window = 0;
+			r->p += 5;
+			return true;
+		}
+		return fail(r, "window must be true or false");
+	}
 	else if (strcmp(key, "timeout") == 0) {
 		char *end;
 		long v;
