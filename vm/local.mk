@@ -60,3 +60,12 @@ check-vm-failures: elfcet/elfcet vm/guest/runner tests/elf-damage
 check-vm: check-vm-failures
 .PHONY: check-vm-failures
 EXTRA_DIST += tests/vm-failures.sh
+
+# vm/verify with the dynamic CET checker attached (the QEMU plugin must be built or
+# named by ELFCET_PLUGIN); not yet part of check-vm.
+check-vm-plugin: elfcet/elfcet vm/guest/runner tests/elf-damage
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(BASH) $(abs_top_srcdir)/tests/vm-plugin.sh
+.PHONY: check-vm-plugin
+EXTRA_DIST += tests/vm-plugin.sh vm/qemu-with-plugin

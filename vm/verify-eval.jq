@@ -4,6 +4,7 @@
 #   $audit[0]  elfcet audit --format=json of every file (and every interpreter)
 #   $jobs[0]   [{id, file, guest_path, argv, expect_output}]: what the guest ran
 #   $guest     every JSON line the guest runner wrote (type guest / job / error / done)
+#   $plugin    the dynamic checker's JSON lines (window open/close, violation), or []
 #   $env       {variant, kernel, host_cpu, qemu, boot_seconds, harness_problems}
 # Output: the report (see vm/README.md), with one entry per check:
 #   {check, verdict, result: confirmed|contradicted|not exercised, evidence}
@@ -53,6 +54,20 @@ def end_text:
 	elif .end.how == "timeout" then "killed at the job time limit"
 	else .end.how end;
 
+def hexnum: ltrimstr("0x") | ascii_downcase | explode
+	| map(if . >= 97 then . - 87 else . - 48 end) | reduce .[] as $d (0; . * 16 + $d);
+
+# A run-time address (a number) as {path (host), offset (in the file)} from the maps
+# the runner read, or null (an object mapped after the exec, e.g. a library).
+def locate($maps; $addr):
+	([$maps[]? | select($addr >= (.start | hexnum) and $addr < (.end | hexnum))] | first) as $m
+	| if $m == null then null else
+	    {path: ($m.path | if startswith("/elfcet/files/") then ltrimstr("/elfcet/files")
+			     elif startswith("/elfcet/tmp/") then ltrimstr("/elfcet") else . end),
+	     offset: ($addr - ($m.start | hexnum) + ($m.offset | hexnum)),
+	     bias: ([$maps[] | select(.path == $m.path and (.offset | hexnum) == 0) | .start | hexnum] | first)}
+	  end;
+
 def features_text: if . == null then "none" else hex end;
 
 # What the kernel does at exec, by elfcet's reading of the note it reads.
@@ -78,6 +93,16 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
 | ($env.variant == "cet") as $cetKernel
 | ($guestInfo.cpu_flags // {}) as $cpu
 
+# The checker's windows, in order: the runner opens one per job run in window mode.
+| (reduce ($plugin // [])[] as $e ([];
+	if $e.event == "window" and $e.open then . + [{violations: [], closed: false}]
+	elif $e.event == "window" and length > 0 then .[-1].closed = true
+		| .[-1].interrupted = $e.interrupted_transfers
+	elif $e.event == "violation" and length > 0 then .[-1].violations += [$e]
+	else . end)) as $windows
+| ([$guest[] | select(.type == "job" and .window == true) | .id]
+   | to_entries | map({key: .value, value: $windows[.key]}) | from_entries) as $windowOf
+
 # One evaluation per job: whose note the kernel reads, what elfcet expects, what happened.
 | [ $jobs[0][] as $job
     | $byPath[$job.file] as $file
@@ -86,6 +111,7 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
     | $results[$job.id] as $r
     | { id: $job.id, file: $job.file, reader: $reader.path, from: $from, result_line: $r,
         expect_output: $job.expect_output, expect_signal: $job.expect_signal,
+        window: (if $r.window == true then $windowOf[$job.id] else null end),
         expected: expected_exec($reader; $from) }
     | if $r == null then . + {result: "harness", evidence: "the guest wrote no result for this job"}
       elif ($r.exec.ok | not) and ($r.exec.errno // "" | harness_errno) then
@@ -126,10 +152,56 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
 
 # The IBT and shadow-stack verdicts need enforcement: real CET hardware (the guest CPU
 # flags say so) or the dynamic checker of the QEMU plugin, which is not attached yet.
-def enforcement_check($check; $flag; $verdict; $runs):
-	if ($cpu[$flag] // false) | not then
+# The IBT and shadow-stack verdicts need enforcement: the dynamic checker (QEMU plugin),
+# or real CET hardware (the guest CPU flags say so; then a fault is SEGV_CPERR).
+def tohex_plain: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
+	| reverse | map("0123456789abcdef"[.:. + 1]) | join("");
+def place($l): if $l == null then "an object mapped after the exec" else "\($l.path)+0x\($l.offset | tohex_plain)" end;
+
+def plugin_check($check; $bit; $verdict; $runs; $byPath):
+	([$runs[] | select(.window != null)]) as $w
+	| if ($w | length) == 0 then
+	    {check: $check, verdict: $verdict, result: "not exercised", evidence: "the program did not run in the checker's window"}
+	  else
+	    [ $w[] | . as $run
+	      | ((.result_line | status_reading).features // 0) as $feat
+	      | ((($feat / $bit) | floor) % 2 == 1) as $enforced
+	      | [.window.violations[] | select(if $check == "ibt" then .kind == "ibt" else (.kind | startswith("shstk")) end)
+		 | . as $v
+		 | (if $check == "ibt" then $v.dst else $v.src end) as $at
+		 | locate($run.result_line.maps; $at) as $loc
+		 | ($byPath[$loc.path // ""]) as $obj
+		 | (if $obj == null then null
+		    elif ($obj.type == "exec" or $obj.type == "static") then $at
+		    else $at - ($loc.bias // 0) end) as $vaddr
+		 | {kind: $v.kind, src: locate($run.result_line.maps; $v.src), dst: locate($run.result_line.maps; $v.dst),
+		    predicted: ($obj != null and any($obj.findings[]?; (.rule | startswith($check)) and .address == $vaddr))}]
+	      | {enforced: $enforced, feat: $feat, violations: .} ]
+	    | . as $each
+	    | ([$each[] | select(.enforced) | .violations[] | select(.predicted | not)]) as $bad
+	    | ([$each[] | select(.enforced)]) as $enf
+	    | ([$each[] | select(.enforced | not) | .violations | length] | add // 0) as $silent
+	    | if ($enf | length) == 0 then
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else "0x" + tohex_plain end)); the checker saw \($silent) violation(s) that would not fault"}
+	      elif ($bad | length) > 0 then
+		{check: $check, verdict: $verdict, result: "contradicted",
+		 evidence: ("\($bad | length) \($check) violation(s) the audit did not predict, e.g. " +
+		   ([$bad[:3][] | "\(.kind) \(place(.src)) -> \(place(.dst))"] | join("; ")))}
+	      elif $verdict == "marked-ok" then
+		{check: $check, verdict: $verdict, result: "confirmed",
+		 evidence: "no \($check) violation on the paths the run executed (checker attached, \($check) enabled by the note)"}
+	      else
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: "no violation the audit predicted was on the paths the run executed"}
+	      end
+	  end;
+
+def enforcement_check($check; $flag; $verdict; $runs; $byPath):
+	if $env.plugin != null then plugin_check($check; (if $check == "ibt" then 1 else 2 end); $verdict; $runs; $byPath)
+	elif ($cpu[$flag] // false) | not then
 	  {check: $check, verdict: $verdict, result: "not exercised",
-	   evidence: "no \($flag) on this CPU (QEMU TCG emulates no CET) and no dynamic checker attached (QEMU plugin, issue 8)"}
+	   evidence: "no \($flag) on this CPU (QEMU TCG emulates no CET) and no dynamic checker attached (vm/verify --plugin)"}
 	else
 	  ([$runs[] | .result_line | select(. != null and .exec.ok)]) as $ran
 	  | ([$ran[] | select(.end.siginfo.code_name == "SEGV_CPERR")]) as $cp
@@ -151,6 +223,8 @@ def enforcement_check($check; $flag; $verdict; $runs):
     cet_hardware: (($cpu.ibt // false) or ($cpu.shstk // false) or ($cpu.user_shstk // false)),
     statement: (if (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
 	"The guest CPU reports CET: enforcement results are real."
+      elif $env.plugin != null then
+	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow stacks are EMULATED by the elfcet QEMU plugin (system mode, one vCPU), which checks the user code of each program inside a marker window; a violation counts only where the kernel's reading of the note enables the feature. The kernel's reading of property notes is observed directly."
       else
 	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow-stack enforcement are not exercised (and nothing of CET is emulated). What the run confirms is how the kernel reads property notes at exec: the status line it shows, and which execs fail with which errno."
       end)
@@ -199,8 +273,8 @@ def enforcement_check($check; $flag; $verdict; $runs):
 		    evidence: ($bad | "\(expectation_text); got \(.result_line | end_text)")}
 		 end
 	     end),
-	  enforcement_check("ibt"; "ibt"; $f.verdicts.ibt; $runs),
-	  enforcement_check("shstk"; "user_shstk"; $f.verdicts.shstk; $runs),
+	  enforcement_check("ibt"; "ibt"; $f.verdicts.ibt; $runs; $byPath),
+	  enforcement_check("shstk"; "user_shstk"; $f.verdicts.shstk; $runs; $byPath),
 	  {check: "vsyscall", verdict: null, result: "not exercised",
 	   evidence: "vsyscall findings come from the code audit, not merged yet"}
 	] }
@@ -208,8 +282,17 @@ def enforcement_check($check; $flag; $verdict; $runs):
   guest_checks: [
     {check: "vdso", verdict: null, result: "not exercised",
      evidence: "the vDSO dump and its audit come with the code audit (not merged yet)"},
-    {check: "dynamic-checker", verdict: null, result: "not exercised",
-     evidence: "the QEMU TCG plugin (issue 8) is not attached yet"}
+    (if $env.plugin == null then
+       {check: "dynamic-checker", verdict: null, result: "not exercised",
+        evidence: "the QEMU TCG plugin is not attached (vm/verify --plugin)"}
+     elif ($windows | length) == ([$guest[] | select(.type == "job" and .window == true)] | length)
+	  and all($windows[]; .closed) then
+       {check: "dynamic-checker", verdict: null, result: "confirmed",
+        evidence: "attached: \($windows | length) windows, one per program run, \([$windows[].violations | length] | add // 0) violations reported"}
+     else
+       {check: "dynamic-checker", verdict: null, result: "contradicted",
+        evidence: "\($windows | length) windows (\([$windows[] | select(.closed | not)] | length) not closed) for \([$guest[] | select(.type == "job" and .window == true)] | length) programs run in window mode"}
+     end)
   ],
   harness: {
     problems: ($env.harness_problems + [$evals[] | select(.result == "harness") | "\(.file): \(.evidence)"]
