@@ -63,8 +63,9 @@ check window-fault '.window and .end == {how: "signaled", signal: "SIGSEGV", sig
 check window-hang '.window and .end == {how: "timeout", after_s: 1}' "window mode: the job time limit"
 checked=$((checked + 1))
 if jq -se '[.[] | select(.type == "error")] == [{type: "error", message: "a job must be a JSON object", line: 8}]
-	and (.[0].type == "guest") and (.[-1] == {type: "done", jobs: 11})' "$work/out.jsonl" >/dev/null; then
-	echo "ok   list: guest line first, the bad line named, done with 11 jobs last"
+	and (.[0].type == "guest") and (.[0].vdso.hex | startswith("7f454c46")) and (.[0].vdso.hex | length) == 2 * .[0].vdso.size
+	and (.[-1] == {type: "done", jobs: 11})' "$work/out.jsonl" >/dev/null; then
+	echo "ok   list: guest line first with the vDSO dumped, the bad line named, done with 11 jobs last"
 else
 	echo "FAIL list: $(jq -c 'select(.type != "job")' "$work/out.jsonl")"
 	fail=$((fail + 1))

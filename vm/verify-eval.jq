@@ -280,8 +280,27 @@ def enforcement_check($check; $flag; $verdict; $runs; $byPath):
 	] }
   ],
   guest_checks: [
-    {check: "vdso", verdict: null, result: "not exercised",
-     evidence: "the vDSO dump and its audit come with the code audit (not merged yet)"},
+    # The vDSO: with user IBT configured the series builds it with ENDBR at every entry;
+    # without (nocet, unpatched) it has none. The code audit names what it finds.
+    ($env.vdso as $v
+     | if $v == null then
+	 {check: "vdso", verdict: null, result: "not exercised", evidence: "no vDSO dump came back from the guest"}
+       else
+	 ("the vDSO dumped from the guest (\($v.size) bytes) audited: ibt \($v.verdicts.ibt), shstk \($v.verdicts.shstk), x86_feature_1_and \($v.feature_1_and | features_text)") as $read
+	 | ([$v.findings[] | select(.rule | startswith("ibt-"))]) as $ibt
+	 | if ($v.code_audit | not) then
+	     {check: "vdso", verdict: $v.verdicts.ibt, result: "not exercised",
+	      evidence: ($read + "; whether each entry starts with ENDBR64 is the code audit's (its ibt-* rules are not in the catalogue yet)")}
+	   elif $env.variant == "cet" then
+	     {check: "vdso", verdict: $v.verdicts.ibt, result: (if ($ibt | length) == 0 then "confirmed" else "contradicted" end),
+	      evidence: ($read + "; " + (if ($ibt | length) == 0 then "no missing ENDBR named, as the series builds it"
+		else "missing ENDBR named although the series builds it with ENDBR: " + ([$ibt[:5][] | .symbol // (.address | tostring)] | join(", ")) end))}
+	   else
+	     {check: "vdso", verdict: $v.verdicts.ibt, result: (if ($ibt | length) > 0 then "confirmed" else "contradicted" end),
+	      evidence: ($read + "; " + (if ($ibt | length) > 0 then "missing ENDBR named: " + ([$ibt[:5][] | .symbol // (.address | tostring)] | join(", "))
+		else "no missing ENDBR named, but a kernel without user IBT builds its vDSO without ENDBR" end))}
+	   end
+       end),
     (if $env.plugin == null then
        {check: "dynamic-checker", verdict: null, result: "not exercised",
         evidence: "the QEMU TCG plugin is not attached (vm/verify --plugin)"}

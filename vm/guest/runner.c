@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -559,6 +560,41 @@ static void run_job(const struct job *job, int kmsg)
 	json_end(&j);
 }
 
+/* The vDSO the kernel maps into every process, as hex, so that the host can audit the
+ * code the kernel really gives programs (its ENDBR64 at each entry under user IBT). */
+static void emit_vdso(struct json_out *j)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	char *maps = read_small_file("/proc/self/maps", NULL);
+	char *line = maps ? strstr(maps, "[vdso]") : NULL;
+	unsigned long long start = 0, end = 0;
+	const unsigned char *p;
+	size_t i;
+
+	json_open_object(j, "vdso");
+	if (line) {
+		while (line > maps && line[-1] != '\n')
+			line--;
+		if (sscanf(line, "%llx-%llx", &start, &end) != 2)
+			start = end = 0;
+	}
+	if (!base || start != base || end <= start || end - start > (1u << 20)) {
+		json_str(j, "error", "no [vdso] mapping at AT_SYSINFO_EHDR");
+		json_close_object(j);
+		free(maps);
+		return;
+	}
+	json_hex(j, "start", start);
+	json_int(j, "size", (long long)(end - start));
+	json_key(j, "hex");
+	fputc('"', j->f);
+	for (p = (const unsigned char *)(uintptr_t)start, i = 0; i < end - start; i++)
+		fprintf(j->f, "%02x", p[i]);
+	fputc('"', j->f);
+	json_close_object(j);
+	free(maps);
+}
+
 /* What the host needs to know about the guest it booted. */
 static void emit_guest(int kmsg)
 {
@@ -606,6 +642,7 @@ static void emit_guest(int kmsg)
 	json_close_object(&j);
 	emit_x86_status(&j, "runner_status", getpid());
 	json_boolean(&j, "kmsg", kmsg >= 0);
+	emit_vdso(&j);
 	json_end(&j);
 }
 
