@@ -69,3 +69,13 @@ check-vm-plugin: elfcet/elfcet vm/guest/runner tests/elf-damage
 		$(BASH) $(abs_top_srcdir)/tests/vm-plugin.sh
 .PHONY: check-vm-plugin
 EXTRA_DIST += tests/vm-plugin.sh vm/qemu-with-plugin
+
+# The vsyscall check: a program calling the vsyscall page under the cet and nocet kernels.
+check-vm-vsyscall: elfcet/elfcet vm/guest/runner
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(if $(VM_KERNEL_NOCET),VM_KERNEL_NOCET='$(VM_KERNEL_NOCET)') \
+		$(BASH) $(abs_top_srcdir)/tests/vm-vsyscall.sh
+check-vm: check-vm-vsyscall
+.PHONY: check-vm-vsyscall
+EXTRA_DIST += tests/vm-vsyscall.sh corpus/vm/vsyscall64.S

@@ -197,6 +197,41 @@ def plugin_check($check; $bit; $verdict; $runs; $byPath):
 	      end
 	  end;
 
+# vsyscall: the series removes the vsyscall page's emulation when CET is configured, so a
+# program calling it dies with SIGSEGV at 0xffffffffff600xxx under the cet kernel and runs
+# under a kernel without CET. Findings named vsyscall-* (the code audit) say who calls it.
+def at_vsyscall: .end.how == "signaled" and .end.signal == "SIGSEGV"
+	and ((.end.siginfo.addr // "") | startswith("0xffffffffff600"));
+def vsyscall_check($f; $runs):
+	([$f.findings[]? | select(.rule | startswith("vsyscall"))]) as $flagged
+	| ([$runs[] | .result_line | select(. != null and .exec.ok and (.window != true))]) as $ran
+	| ([$ran[] | select(at_vsyscall)]) as $died
+	| if ($ran | length) == 0 then
+	    {check: "vsyscall", verdict: null, result: "not exercised", evidence: "not run under ptrace (or not run)"}
+	  elif ($flagged | length) == 0 then
+	    if ($died | length) > 0 then
+	      {check: "vsyscall", verdict: null, result: "contradicted",
+	       evidence: "died with SIGSEGV at the vsyscall page (\($died[0].end.siginfo.addr)), a use the audit did not flag"}
+	    else
+	      {check: "vsyscall", verdict: null, result: "not exercised",
+	       evidence: "no vsyscall use flagged by the audit, and none seen in the run"}
+	    end
+	  elif $cetKernel then
+	    if ($died | length) > 0 then
+	      {check: "vsyscall", verdict: "flagged", result: "confirmed",
+	       evidence: "flagged vsyscall use; died with SIGSEGV at \($died[0].end.siginfo.addr) under the cet kernel"}
+	    else
+	      {check: "vsyscall", verdict: "flagged", result: "not exercised",
+	       evidence: "flagged vsyscall use, but the run did not reach it (\($ran[0] | .end.how))"}
+	    end
+	  elif ($died | length) > 0 then
+	    {check: "vsyscall", verdict: "flagged", result: "contradicted",
+	     evidence: "died at the vsyscall page under a kernel without CET (\($env.variant)), which emulates it"}
+	  else
+	    {check: "vsyscall", verdict: "flagged", result: "confirmed",
+	     evidence: "flagged vsyscall use; ran under a kernel without CET (\($env.variant)), which emulates it"}
+	  end;
+
 def enforcement_check($check; $flag; $verdict; $runs; $byPath):
 	if $env.plugin != null then plugin_check($check; (if $check == "ibt" then 1 else 2 end); $verdict; $runs; $byPath)
 	elif ($cpu[$flag] // false) | not then
@@ -275,8 +310,7 @@ def enforcement_check($check; $flag; $verdict; $runs; $byPath):
 	     end),
 	  enforcement_check("ibt"; "ibt"; $f.verdicts.ibt; $runs; $byPath),
 	  enforcement_check("shstk"; "user_shstk"; $f.verdicts.shstk; $runs; $byPath),
-	  {check: "vsyscall", verdict: null, result: "not exercised",
-	   evidence: "vsyscall findings come from the code audit, not merged yet"}
+	  vsyscall_check($f; $runs)
 	] }
   ],
   guest_checks: [
