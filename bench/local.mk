@@ -1,1 +1,2 @@
 # rules for bench/
+EXTRA_DIST += bench/vm-bench

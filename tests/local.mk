@@ -87,3 +87,19 @@ TESTS += tests/mark-layouts.sh
 EXTRA_DIST += tests/mark-layouts.sh tests/mark-bytes-check.sh
 TESTS += tests/mark-safety.sh tests/mark-mounts.sh
 EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
+
+# VM verification helpers (vm/verify, make check-vm-verify).
+check_PROGRAMS += tests/add-property-note
+tests_add_property_note_SOURCES = tests/add_property_note.c
+
+# The guest runner's job reader and JSON writer, built for the host.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_vm_guest
+TESTS += tests/test_vm_guest
+tests_test_vm_guest_SOURCES = tests/test_vm_guest.c vm/guest/job_parse.c vm/guest/json_out.c
+tests_test_vm_guest_CFLAGS = $(UNIT_CFLAGS)
+tests_test_vm_guest_LDADD = $(CMOCKA_LIBS) $(JSONC_LIBS)
+endif
+TESTS += tests/vm-runner.sh
+EXTRA_DIST += tests/vm-runner.sh
+tests/vm-runner.log: vm/guest/runner

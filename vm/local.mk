@@ -40,3 +40,84 @@ elfcet_elfcet_SOURCES += elfcet/cmd_run.c
 EXTRA_DIST += \
 	vm/mkinitramfs \
 	vm/qemu-boot
+
+# The guest runner: a static program (glibc's libc.a only) that /init runs in the VM.
+# Its own rule, without the user's CFLAGS and LDFLAGS: it must stay static even in the
+# sanitizer build (there is no sanitizer runtime in the guest, and -static excludes
+# -fsanitize=address); tests/test_vm_guest builds its reader and writer for the host,
+# and the sanitizer build checks them there.
+GUEST_RUNNER_C = $(srcdir)/vm/guest/runner.c $(srcdir)/vm/guest/job_parse.c \
+	$(srcdir)/vm/guest/json_out.c $(srcdir)/vm/guest/window.S
+GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/vm/guest/json_out.h
+vm/guest/runner: $(GUEST_RUNNER_C) $(GUEST_RUNNER_H)
+	@mkdir -p vm/guest
+	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -o $@ $(GUEST_RUNNER_C)
+all-local: vm/guest/runner
+CLEANFILES += vm/guest/runner
+EXTRA_DIST += vm/guest/runner.c vm/guest/job_parse.c vm/guest/job_parse.h \
+	vm/guest/json_out.c vm/guest/json_out.h vm/guest/window.S
+
+# The VM verification of the note corpus (not part of `make check`: it boots a kernel).
+# Builds the property-note corpus and the ld.so corpus, runs vm/verify on them with the
+# cet kernel (kernel/build; VM_KERNEL=BZIMAGE to boot another) and fails on any
+# contradiction or any failure of the VM run itself.
+VM_VERIFY_OUT = vm/check-vm.out
+VM_VERIFY = $(abs_top_srcdir)/vm/verify
+VM_VERIFY_ENV = ELFCET='$(abs_top_builddir)/elfcet/elfcet' \
+	ELFCET_VM_RUNNER='$(abs_top_builddir)/vm/guest/runner' \
+	ELFCET_RULES_DIR='$(abs_top_srcdir)/rules'
+check-vm-verify: elfcet/elfcet vm/guest/runner tests/elf-damage tests/add-property-note
+	rm -rf $(VM_VERIFY_OUT) && mkdir -p $(VM_VERIFY_OUT)
+	$(abs_top_srcdir)/corpus/notes/build $(VM_VERIFY_OUT)/notes $(abs_top_builddir)/tests/elf-damage >/dev/null
+	$(abs_top_srcdir)/corpus/vm/build $(VM_VERIFY_OUT)/ld tests/add-property-note tests/elf-damage
+	ldver="$$(/lib64/ld-linux-x86-64.so.2 --version | head -n1)"; \
+	$(VM_VERIFY_ENV) $(VM_VERIFY) $(if $(VM_KERNEL),--kernel '$(VM_KERNEL)') \
+		--json $(VM_VERIFY_OUT)/report.json \
+		--expect 'nolibc*=nolibc corpus program' \
+		--expect 'gcc-*=hello from the elfcet corpus' \
+		--expect 'clang-*=hello from the elfcet corpus' \
+		--expect 'prog-interp-*=hello from the elfcet corpus' \
+		--expect-signal 'fault64=SIGSEGV/SEGV_MAPERR@0xdead0000' \
+		--args 'ld-*=--version' --expect "ld-*=$$ldver" \
+		$(VM_VERIFY_OUT)/notes $(VM_VERIFY_OUT)/ld > $(VM_VERIFY_OUT)/report.txt; \
+	rc=$$?; cat $(VM_VERIFY_OUT)/report.txt; \
+	if [ -s $(VM_VERIFY_OUT)/report.json ]; then \
+		jq -r -f $(abs_top_srcdir)/vm/verify-results.jq \
+			$(VM_VERIFY_OUT)/report.json; \
+	else echo "check-vm-verify: the VM run failed (status $$rc): nothing verified"; fi; \
+	exit $$rc
+check-vm: check-vm-verify
+clean-local: clean-vm-verify
+clean-vm-verify:
+	rm -rf $(VM_VERIFY_OUT)
+.PHONY: check-vm check-vm-verify clean-vm-verify
+EXTRA_DIST += vm/README.md vm/verify vm/verify-eval.jq vm/verify-text.jq vm/verify-results.jq corpus/vm/build corpus/vm/fault64.S
+
+# vm/verify's failure paths (a kernel that does not boot, a hang, no QEMU, ...).
+check-vm-failures: elfcet/elfcet vm/guest/runner tests/elf-damage
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(if $(VM_KERNEL_UNPATCHED),VM_KERNEL_UNPATCHED='$(VM_KERNEL_UNPATCHED)') \
+		$(BASH) $(abs_top_srcdir)/tests/vm-failures.sh
+check-vm: check-vm-failures
+.PHONY: check-vm-failures
+EXTRA_DIST += tests/vm-failures.sh
+
+# vm/verify with the dynamic CET checker attached (the QEMU plugin must be built or
+# named by ELFCET_PLUGIN); not yet part of check-vm.
+check-vm-plugin: elfcet/elfcet vm/guest/runner tests/elf-damage
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(BASH) $(abs_top_srcdir)/tests/vm-plugin.sh
+.PHONY: check-vm-plugin
+EXTRA_DIST += tests/vm-plugin.sh vm/qemu-with-plugin
+
+# The vsyscall check: a program calling the vsyscall page under the cet and nocet kernels.
+check-vm-vsyscall: elfcet/elfcet vm/guest/runner
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(if $(VM_KERNEL_NOCET),VM_KERNEL_NOCET='$(VM_KERNEL_NOCET)') \
+		$(BASH) $(abs_top_srcdir)/tests/vm-vsyscall.sh
+check-vm: check-vm-vsyscall
+.PHONY: check-vm-vsyscall
+EXTRA_DIST += tests/vm-vsyscall.sh corpus/vm/vsyscall64.S

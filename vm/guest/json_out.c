@@ -1,0 +1,177 @@
+/* The guest runner's JSON writer (see json_out.h). */
+#include "json_out.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Length of the well-formed UTF-8 sequence at S (at most LEN bytes), or 0. */
+static size_t utf8_length(const unsigned char *s, size_t len)
+{
+	size_t need, i;
+	unsigned cp;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (need > len)
+		return 0;
+	for (i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
+	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need;
+}
+
+void json_string_raw(FILE *f, const char *s, size_t len)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (c >= 0x80) {
+				size_t n = utf8_length((const unsigned char *)s + i, len - i);
+
+				if (n) {
+					fwrite(s + i, 1, n, f);
+					i += n - 1;
+					break;
+				}
+			}
+			if (c < 0x20 || c >= 0x7f)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/* A comma before every member but the first of its container. */
+static void separate(struct json_out *j)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->f);
+	j->need_comma[j->depth] = true;
+}
+
+void json_key(struct json_out *j, const char *key)
+{
+	separate(j);
+	if (key) {
+		json_string_raw(j->f, key, strlen(key));
+		fputc(':', j->f);
+	}
+}
+
+static void open_container(struct json_out *j, const char *key, char c)
+{
+	json_key(j, key);
+	fputc(c, j->f);
+	if (j->depth + 1 < (int)(sizeof j->need_comma / sizeof j->need_comma[0]))
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void close_container(struct json_out *j, char c)
+{
+	fputc(c, j->f);
+	if (j->depth > 0)
+		j->depth--;
+}
+
+void json_begin(struct json_out *j, FILE *f)
+{
+	j->f = f;
+	j->depth = 0;
+	j->need_comma[0] = false;
+	fputc('{', f);
+}
+
+void json_end(struct json_out *j)
+{
+	fputs("}\n", j->f);
+	fflush(j->f);
+}
+
+void json_strn(struct json_out *j, const char *key, const char *value, size_t len)
+{
+	json_key(j, key);
+	if (value)
+		json_string_raw(j->f, value, len);
+	else
+		fputs("null", j->f);
+}
+
+void json_str(struct json_out *j, const char *key, const char *value)
+{
+	json_strn(j, key, value, value ? strlen(value) : 0);
+}
+
+void json_int(struct json_out *j, const char *key, long long value)
+{
+	json_key(j, key);
+	fprintf(j->f, "%lld", value);
+}
+
+void json_boolean(struct json_out *j, const char *key, bool value)
+{
+	json_key(j, key);
+	fputs(value ? "true" : "false", j->f);
+}
+
+void json_null(struct json_out *j, const char *key)
+{
+	json_key(j, key);
+	fputs("null", j->f);
+}
+
+void json_hex(struct json_out *j, const char *key, uint64_t value)
+{
+	json_key(j, key);
+	fprintf(j->f, "\"0x%" PRIx64 "\"", value);
+}
+
+void json_open_object(struct json_out *j, const char *key)
+{
+	open_container(j, key, '{');
+}
+
+void json_close_object(struct json_out *j)
+{
+	close_container(j, '}');
+}
+
+void json_open_array(struct json_out *j, const char *key)
+{
+	open_container(j, key, '[');
+}
+
+void json_close_array(struct json_out *j)
+{
+	close_container(j, ']');
+}
+
+void json_array_str(struct json_out *j, const char *value, size_t len)
+{
+	json_key(j, NULL);
+	json_string_raw(j->f, value, len);
+}

@@ -1,0 +1,41 @@
+/* A tiny JSON writer for the guest runner: the runner is linked statically against glibc
+ * alone, so it cannot use json-c. Strings are escaped completely (quotes, backslashes,
+ * control characters); well-formed UTF-8 is kept and every other byte that is not printable
+ * ASCII is written as \u00XX (its Latin-1 reading), so any
+ * program output, valid UTF-8 or not, stays one valid JSON string. */
+#ifndef ELFCET_VM_JSON_OUT_H
+#define ELFCET_VM_JSON_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One object being written: commas between members are the writer's job. */
+struct json_out {
+	FILE *f;
+	int depth;
+	bool need_comma[16];
+};
+
+void json_begin(struct json_out *j, FILE *f);   /* opens the top-level object */
+void json_end(struct json_out *j);              /* closes it and ends the line */
+
+void json_string_raw(FILE *f, const char *s, size_t len);
+
+void json_key(struct json_out *j, const char *key);   /* "key": (for a nested value) */
+void json_str(struct json_out *j, const char *key, const char *value); /* null if NULL */
+void json_strn(struct json_out *j, const char *key, const char *value, size_t len);
+void json_int(struct json_out *j, const char *key, long long value);
+void json_boolean(struct json_out *j, const char *key, bool value);
+void json_null(struct json_out *j, const char *key);
+void json_hex(struct json_out *j, const char *key, uint64_t value); /* "0x..." string */
+
+/* Nested containers: KEY is NULL inside an array. */
+void json_open_object(struct json_out *j, const char *key);
+void json_close_object(struct json_out *j);
+void json_open_array(struct json_out *j, const char *key);
+void json_close_array(struct json_out *j);
+void json_array_str(struct json_out *j, const char *value, size_t len);
+
+#endif

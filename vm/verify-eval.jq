@@ -1,0 +1,363 @@
+# vm/verify: compares what `elfcet audit` predicted with what the guest observed.
+#
+# Inputs (jq -n --slurpfile / --argjson):
+#   $audit[0]  elfcet audit --format=json of every file (and every interpreter)
+#   $jobs[0]   [{id, file, guest_path, argv, expect_output}]: what the guest ran
+#   $guest     every JSON line the guest runner wrote (type guest / job / error / done)
+#   $plugin    the dynamic checker's JSON lines (window open/close, violation), or []
+#   $env       {variant, kernel, host_cpu, qemu, boot_seconds, harness_problems}
+# Output: the report (see vm/README.md), with one entry per check:
+#   {check, verdict, result: confirmed|contradicted|not exercised, evidence}
+
+def hex: . as $n | if $n == null then null else
+	[recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
+	| reverse | map("0123456789abcdef"[.:. + 1]) | "0x" + join("") end;
+
+# The kernel's reading as shown in /proc/PID/status. The kernel series names the line
+# x86_Elf_features ("0x3 ibt shstk from=executable", "none from=interpreter"); any x86_
+# line mentioning the ELF note or "from=" is taken, so a rename costs nothing.
+def status_reading:
+	(.status // {}) as $s
+	| ([$s | to_entries[] | select((.key | test("elf"; "i")) or (.value | test("from=")))]
+	   | first) as $line
+	| if $line == null then null else
+		($line.value | split(" ") | map(select(length > 0))) as $words
+		| { line: ($line.key + ": " + $line.value),
+		    features: (if $words[0] == "none" then null
+			       else ($words[0] | ltrimstr("0x") | ascii_downcase
+				     | explode | map(if . >= 97 then . - 87 else . - 48 end)
+				     | reduce .[] as $d (0; . * 16 + $d)) end),
+		    from: ([$words[] | select(startswith("from=")) | ltrimstr("from=")] | first) }
+	  end;
+
+# The end of a run against its expectation (--expect, --expect-signal).
+def ended_as_expected:
+	.result_line as $r
+	| if .expect_signal then
+	    $r.exec.ok and $r.end.how == "signaled" and $r.end.signal == .expect_signal.signal
+	    and (.expect_signal.code_name == null or $r.end.siginfo.code_name == .expect_signal.code_name)
+	    and (.expect_signal.addr == null or $r.end.siginfo.addr == .expect_signal.addr)
+	  else
+	    $r.exec.ok and $r.end.how == "exited" and $r.end.code == 0 and $r.output_matches == true
+	  end;
+def expectation_text:
+	if .expect_signal then "expected death by \(.expect_signal.signal)"
+		+ (if .expect_signal.code_name then " with si_code \(.expect_signal.code_name)" else "" end)
+		+ (if .expect_signal.addr then " at \(.expect_signal.addr)" else "" end)
+	else "expected exit 0 and first line \(.expect_output | tojson)" end;
+def end_text:
+	if (.exec.ok | not) then "exec failed with \(.exec.errno // "?")"
+	elif .end.how == "exited" then "exited \(.end.code), first line \(.output // "" | split("\n")[0] // "" | tojson)"
+	elif .end.how == "signaled" then "killed by \(.end.signal)"
+		+ (if .end.siginfo then " (si_code \(.end.siginfo.code_name // .end.siginfo.code)"
+		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)" else "" end) + ")" else "" end)
+	elif .end.how == "timeout" then "killed at the job time limit"
+	else .end.how end;
+
+def hexnum: ltrimstr("0x") | ascii_downcase | explode
+	| map(if . >= 97 then . - 87 else . - 48 end) | reduce .[] as $d (0; . * 16 + $d);
+
+# A run-time address (a number) as {path (host), offset (in the file)} from the maps
+# the runner read, or null (an object mapped after the exec, e.g. a library).
+def locate($maps; $addr):
+	([$maps[]? | select($addr >= (.start | hexnum) and $addr < (.end | hexnum))] | first) as $m
+	| if $m == null then null else
+	    {path: ($m.path | if startswith("/elfcet/files/") then ltrimstr("/elfcet/files")
+			     elif startswith("/elfcet/tmp/") then ltrimstr("/elfcet") else . end),
+	     offset: ($addr - ($m.start | hexnum) + ($m.offset | hexnum)),
+	     bias: ([$maps[] | select(.path == $m.path and (.offset | hexnum) == 0) | .start | hexnum] | first)}
+	  end;
+
+def features_text: if . == null then "none" else hex end;
+
+# What the kernel does at exec, by elfcet's reading of the note it reads.
+def expected_exec($reader; $from):
+	$reader.consumers.kernel as $k
+	| if ($k.accepted | not) then {exec: "fails", errno: $k.errno, rule: $k.rule}
+	  else {exec: "runs", features: (if $k.sees_note then $k.feature_1_and else null end),
+		from: $from} end;
+
+def observed_text:
+	if .exec.ok then
+		"exec succeeded" + (status_reading as $r | if $r then "; status: " + $r.line
+				     else "; no x86_ ELF line in /proc/PID/status" end)
+	else "exec failed with " + (.exec.errno // "an unknown error") end;
+
+# Errors that say the harness failed to put the file in place, not how the kernel read a
+# note: they make the run a harness failure, never a confirmation or a contradiction.
+def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", "ETXTBSY", "ELIBBAD"] | index($e) != null;
+
+($audit[0].files | map({key: .path, value: .}) | from_entries) as $byPath
+| ($guest | map(select(.type == "job")) | map({key: .id, value: .}) | from_entries) as $results
+| ($guest | map(select(.type == "guest")) | first) as $guestInfo
+| ($env.variant == "cet") as $cetKernel
+| ($guestInfo.cpu_flags // {}) as $cpu
+
+# The checker's windows, in order: the runner opens one per job run in window mode.
+| (reduce ($plugin // [])[] as $e ([];
+	if $e.event == "window" and $e.open then . + [{violations: [], closed: false}]
+	elif $e.event == "window" and length > 0 then .[-1].closed = true
+		| .[-1].interrupted = $e.interrupted_transfers
+	elif $e.event == "violation" and length > 0 then .[-1].violations += [$e]
+	else . end)) as $windows
+| ([$guest[] | select(.type == "job" and .window == true) | .id]
+   | to_entries | map({key: .value, value: $windows[.key]}) | from_entries) as $windowOf
+
+# One evaluation per job: whose note the kernel reads, what elfcet expects, what happened.
+| [ $jobs[0][] as $job
+    | $byPath[$job.file] as $file
+    | (if $file.kernel_reads_note_of == "interpreter" then $byPath[$file.interpreter] else $file end) as $reader
+    | (if $file.kernel_reads_note_of == "interpreter" then "interpreter" else "executable" end) as $from
+    | $results[$job.id] as $r
+    | { id: $job.id, file: $job.file, reader: $reader.path, from: $from, result_line: $r,
+        expect_output: $job.expect_output, expect_signal: $job.expect_signal,
+        window: (if $r.window == true then $windowOf[$job.id] else null end),
+        expected: expected_exec($reader; $from) }
+    | if $r == null then . + {result: "harness", evidence: "the guest wrote no result for this job"}
+      elif ($r.exec.ok | not) and ($r.exec.errno // "" | harness_errno) then
+	. + {result: "harness", evidence: "exec failed with \($r.exec.errno): the file or a library is missing or unusable in the guest"}
+      elif ($cetKernel | not) then
+	# A kernel without the CET series reads no property note: every exec must go on.
+	if $r.exec.ok then . + {result: "confirmed", evidence: ("kernel without CET (\($env.variant)): " + ($r | observed_text) + ", whatever the note says")}
+	else . + {result: "contradicted", evidence: ("kernel without CET (\($env.variant)) but " + ($r | observed_text))} end
+      elif .expected.exec == "fails" then
+	if ($r.exec.ok | not) and $r.exec.errno == .expected.errno then
+	  . + {result: "confirmed", evidence: ("elfcet: the kernel rejects the \($from)'s note with \(.expected.errno) (\(.expected.rule)); guest: " + ($r | observed_text))}
+	else
+	  . + {result: "contradicted", evidence: ("elfcet: the kernel rejects the \($from)'s note with \(.expected.errno) (\(.expected.rule)); guest: " + ($r | observed_text))}
+	end
+      else
+	($r | status_reading) as $seen
+	| if ($r.exec.ok | not) then
+	    . + {result: "contradicted", evidence: ("elfcet: the kernel accepts the \($from)'s note (x86_feature_1_and \(.expected.features | features_text)); guest: " + ($r | observed_text))}
+	  elif $seen == null then
+	    . + {result: "harness", evidence: "exec succeeded but the kernel shows no x86_ ELF line in /proc/PID/status: is this a kernel with the elfcet CET series?"}
+	  elif $seen.features == .expected.features and $seen.from == $from then
+	    . + {result: "confirmed", evidence: ("elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \($from); guest: " + ($r | observed_text))}
+	  else
+	    . + {result: "contradicted", evidence: ("elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \($from); guest: " + ($r | observed_text))}
+	  end
+      end
+  ] as $evals
+
+| def aggregate($check; $verdict; $list; $none):
+	if ($list | length) == 0 then {check: $check, verdict: $verdict, result: "not exercised", evidence: $none}
+	elif any($list[]; .result == "contradicted") then
+	  {check: $check, verdict: $verdict, result: "contradicted",
+	   evidence: ([$list[] | select(.result == "contradicted") | .evidence] | join("; "))}
+	elif all($list[]; .result == "confirmed") then
+	  {check: $check, verdict: $verdict, result: "confirmed", evidence: ([$list[] | .evidence] | unique | join("; "))}
+	else {check: $check, verdict: $verdict, result: "not exercised",
+	      evidence: ([$list[] | select(.result == "harness") | .evidence] | unique | join("; "))} end;
+
+# The IBT and shadow-stack verdicts need enforcement: real CET hardware (the guest CPU
+# flags say so) or the dynamic checker of the QEMU plugin, which is not attached yet.
+# The IBT and shadow-stack verdicts need enforcement: the dynamic checker (QEMU plugin),
+# or real CET hardware (the guest CPU flags say so; then a fault is SEGV_CPERR).
+def tohex_plain: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
+	| reverse | map("0123456789abcdef"[.:. + 1]) | join("");
+def place($l): if $l == null then "an object mapped after the exec" else "\($l.path)+0x\($l.offset | tohex_plain)" end;
+
+def plugin_check($check; $bit; $verdict; $runs; $byPath):
+	([$runs[] | select(.window != null)]) as $w
+	| if ($w | length) == 0 then
+	    {check: $check, verdict: $verdict, result: "not exercised", evidence: "the program did not run in the checker's window"}
+	  else
+	    [ $w[] | . as $run
+	      | ((.result_line | status_reading).features // 0) as $feat
+	      | ((($feat / $bit) | floor) % 2 == 1) as $enforced
+	      | [.window.violations[] | select(if $check == "ibt" then .kind == "ibt" else (.kind | startswith("shstk")) end)
+		 | . as $v
+		 | (if $check == "ibt" then $v.dst else $v.src end) as $at
+		 | locate($run.result_line.maps; $at) as $loc
+		 | ($byPath[$loc.path // ""]) as $obj
+		 | (if $obj == null then null
+		    elif ($obj.type == "exec" or $obj.type == "static") then $at
+		    else $at - ($loc.bias // 0) end) as $vaddr
+		 | {kind: $v.kind, src: locate($run.result_line.maps; $v.src), dst: locate($run.result_line.maps; $v.dst),
+		    predicted: ($obj != null and any($obj.findings[]?; (.rule | startswith($check)) and .address == $vaddr))}]
+	      | {enforced: $enforced, feat: $feat, violations: .} ]
+	    | . as $each
+	    | ([$each[] | select(.enforced) | .violations[] | select(.predicted | not)]) as $bad
+	    | ([$each[] | select(.enforced)]) as $enf
+	    | ([$each[] | select(.enforced | not) | .violations | length] | add // 0) as $silent
+	    | if ($enf | length) == 0 then
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else "0x" + tohex_plain end)); the checker saw \($silent) violation(s) that would not fault"}
+	      elif ($bad | length) > 0 then
+		{check: $check, verdict: $verdict, result: "contradicted",
+		 evidence: ("\($bad | length) \($check) violation(s) the audit did not predict, e.g. " +
+		   ([$bad[:3][] | "\(.kind) \(place(.src)) -> \(place(.dst))"] | join("; ")))}
+	      elif $verdict == "marked-ok" then
+		{check: $check, verdict: $verdict, result: "confirmed",
+		 evidence: "no \($check) violation on the paths the run executed (checker attached, \($check) enabled by the note)"}
+	      else
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: "no violation the audit predicted was on the paths the run executed"}
+	      end
+	  end;
+
+# vsyscall: the series removes the vsyscall page's emulation when CET is configured, so a
+# program calling it dies with SIGSEGV at 0xffffffffff600xxx under the cet kernel and runs
+# under a kernel without CET. Findings named vsyscall-* (the code audit) say who calls it.
+def at_vsyscall: .end.how == "signaled" and .end.signal == "SIGSEGV"
+	and ((.end.siginfo.addr // "") | startswith("0xffffffffff600"));
+def vsyscall_check($f; $runs):
+	([$f.findings[]? | select(.rule | startswith("vsyscall"))]) as $flagged
+	| ([$runs[] | .result_line | select(. != null and .exec.ok and (.window != true))]) as $ran
+	| ([$ran[] | select(at_vsyscall)]) as $died
+	| if ($ran | length) == 0 then
+	    {check: "vsyscall", verdict: null, result: "not exercised", evidence: "not run under ptrace (or not run)"}
+	  elif ($flagged | length) == 0 then
+	    if ($died | length) > 0 then
+	      {check: "vsyscall", verdict: null, result: "contradicted",
+	       evidence: "died with SIGSEGV at the vsyscall page (\($died[0].end.siginfo.addr)), a use the audit did not flag"}
+	    else
+	      {check: "vsyscall", verdict: null, result: "not exercised",
+	       evidence: "no vsyscall use flagged by the audit, and none seen in the run"}
+	    end
+	  elif $cetKernel then
+	    if ($died | length) > 0 then
+	      {check: "vsyscall", verdict: "flagged", result: "confirmed",
+	       evidence: "flagged vsyscall use; died with SIGSEGV at \($died[0].end.siginfo.addr) under the cet kernel"}
+	    else
+	      {check: "vsyscall", verdict: "flagged", result: "not exercised",
+	       evidence: "flagged vsyscall use, but the run did not reach it (\($ran[0] | .end.how))"}
+	    end
+	  elif ($died | length) > 0 then
+	    {check: "vsyscall", verdict: "flagged", result: "contradicted",
+	     evidence: "died at the vsyscall page under a kernel without CET (\($env.variant)), which emulates it"}
+	  else
+	    {check: "vsyscall", verdict: "flagged", result: "confirmed",
+	     evidence: "flagged vsyscall use; ran under a kernel without CET (\($env.variant)), which emulates it"}
+	  end;
+
+def enforcement_check($check; $flag; $verdict; $runs; $byPath):
+	if $env.plugin != null then plugin_check($check; (if $check == "ibt" then 1 else 2 end); $verdict; $runs; $byPath)
+	elif ($cpu[$flag] // false) | not then
+	  {check: $check, verdict: $verdict, result: "not exercised",
+	   evidence: "no \($flag) on this CPU (QEMU TCG emulates no CET) and no dynamic checker attached (vm/verify --plugin)"}
+	else
+	  ([$runs[] | .result_line | select(. != null and .exec.ok)]) as $ran
+	  | ([$ran[] | select(.end.siginfo.code_name == "SEGV_CPERR")]) as $cp
+	  | if ($ran | length) == 0 then {check: $check, verdict: $verdict, result: "not exercised", evidence: "the program did not run"}
+	    elif ($cp | length) > 0 and $verdict == "marked-ok" then
+	      {check: $check, verdict: $verdict, result: "contradicted", evidence: "control-protection fault (SEGV_CPERR) at \($cp[0].end.siginfo.addr)"}
+	    elif ($cp | length) > 0 and $verdict == "marked-broken" then
+	      {check: $check, verdict: $verdict, result: "confirmed", evidence: "control-protection fault (SEGV_CPERR) at \($cp[0].end.siginfo.addr)"}
+	    elif $verdict == "marked-ok" then
+	      {check: $check, verdict: $verdict, result: "confirmed", evidence: "ran under enforcement without a control-protection fault"}
+	    else {check: $check, verdict: $verdict, result: "not exercised", evidence: "no fault on the executed paths; the verdict's findings were not reached"} end
+	end;
+
+{
+  schema: 1,
+  tool: "elfcet vm/verify",
+  environment: ($env + {
+    guest: $guestInfo,
+    cet_hardware: (($cpu.ibt // false) or ($cpu.shstk // false) or ($cpu.user_shstk // false)),
+    statement: (if (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
+	"The guest CPU reports CET: enforcement results are real."
+      elif $env.plugin != null then
+	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow stacks are EMULATED by the elfcet QEMU plugin (system mode, one vCPU), which checks the user code of each program inside a marker window; a violation counts only where the kernel's reading of the note enables the feature. The kernel's reading of property notes is observed directly."
+      else
+	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow-stack enforcement are not exercised (and nothing of CET is emulated). What the run confirms is how the kernel reads property notes at exec: the status line it shows, and which execs fail with which errno."
+      end)
+  }),
+  files: [ $audit[0].files[] as $f
+    | ([$evals[] | select(.file == $f.path)]) as $runs
+    | ([$evals[] | select(.reader == $f.path)]) as $reads
+    | { path: $f.path, type: $f.type, interpreter: $f.interpreter,
+        kernel_reads_note_of: $f.kernel_reads_note_of,
+        expected_kernel: $f.consumers.kernel,
+        runs: [$runs[] | {id, reader, from, result, guest: (.result_line // null)}],
+        checks: [
+	  (if ($cetKernel | not) then
+	     {check: "kernel-note", verdict: null, result: "not exercised",
+	      evidence: "a kernel without CET (\($env.variant)) reads no property note"},
+	     (if ($runs | length) > 0 then aggregate("kernel-ignores-note"; null; $runs; "not run") else empty end)
+	   else
+	  aggregate("kernel-note"; (if $f.consumers.kernel.accepted then "accepted" else $f.consumers.kernel.errno + ":" + $f.consumers.kernel.rule end);
+		    $reads;
+		    (if $f.kernel_reads_note_of == "interpreter" then
+		       "the kernel reads the interpreter's note for this program, not its own"
+		     elif $f.type == "shared" then
+		       "a library: the kernel reads its note only when it is run directly or used as an interpreter"
+		     else "not run" end)),
+	  (if ($runs | length) > 0 then
+	     aggregate("kernel-reads-note-of"; $f.kernel_reads_note_of; $runs; "not run")
+	     | if .result == "confirmed" and $f.kernel_reads_note_of == "interpreter"
+		  and ($f.consumers.kernel.accepted | not) then
+		 .evidence += " (its own note would fail exec with \($f.consumers.kernel.errno): the kernel did not read it)"
+	       else . end
+	   else empty end)
+	   end),
+	  # With an expected first line of output or an expected signal: a program the
+	  # kernel lets run must end that way.
+	  ([$runs[] | select((.expect_output != null or .expect_signal != null)
+			     and .result_line != null and .expected.exec == "runs"
+			     and (.result_line.exec.ok or ((.result_line.exec.errno // "" | harness_errno) | not)))]) as $checked
+	  | (if ($checked | length) == 0 then empty
+	     else
+	       ($checked | map(select(ended_as_expected | not)) | first) as $bad
+	       | if $bad == null then
+		   {check: "runs", verdict: null, result: "confirmed",
+		    evidence: ($checked[0] | "\(expectation_text): \(.result_line | end_text)")}
+		 else
+		   {check: "runs", verdict: null, result: "contradicted",
+		    evidence: ($bad | "\(expectation_text); got \(.result_line | end_text)")}
+		 end
+	     end),
+	  enforcement_check("ibt"; "ibt"; $f.verdicts.ibt; $runs; $byPath),
+	  enforcement_check("shstk"; "user_shstk"; $f.verdicts.shstk; $runs; $byPath),
+	  vsyscall_check($f; $runs)
+	] }
+  ],
+  guest_checks: [
+    # The vDSO: with user IBT configured the series builds it with ENDBR at every entry;
+    # without (nocet, unpatched) it has none. The code audit names what it finds.
+    ($env.vdso as $v
+     | if $v == null then
+	 {check: "vdso", verdict: null, result: "not exercised", evidence: "no vDSO dump came back from the guest"}
+       else
+	 ("the vDSO dumped from the guest (\($v.size) bytes) audited: ibt \($v.verdicts.ibt), shstk \($v.verdicts.shstk), x86_feature_1_and \($v.feature_1_and | features_text)") as $read
+	 | ([$v.findings[] | select(.rule | startswith("ibt-"))]) as $ibt
+	 | if ($v.code_audit | not) then
+	     {check: "vdso", verdict: $v.verdicts.ibt, result: "not exercised",
+	      evidence: ($read + "; whether each entry starts with ENDBR64 is the code audit's (its ibt-* rules are not in the catalogue yet)")}
+	   elif $env.variant == "cet" then
+	     {check: "vdso", verdict: $v.verdicts.ibt, result: (if ($ibt | length) == 0 then "confirmed" else "contradicted" end),
+	      evidence: ($read + "; " + (if ($ibt | length) == 0 then "no missing ENDBR named, as the series builds it"
+		else "missing ENDBR named although the series builds it with ENDBR: " + ([$ibt[:5][] | .symbol // (.address | tostring)] | join(", ")) end))}
+	   else
+	     {check: "vdso", verdict: $v.verdicts.ibt, result: (if ($ibt | length) > 0 then "confirmed" else "contradicted" end),
+	      evidence: ($read + "; " + (if ($ibt | length) > 0 then "missing ENDBR named: " + ([$ibt[:5][] | .symbol // (.address | tostring)] | join(", "))
+		else "no missing ENDBR named, but a kernel without user IBT builds its vDSO without ENDBR" end))}
+	   end
+       end),
+    (if $env.plugin == null then
+       {check: "dynamic-checker", verdict: null, result: "not exercised",
+        evidence: "the QEMU TCG plugin is not attached (vm/verify --plugin)"}
+     elif ($windows | length) == ([$guest[] | select(.type == "job" and .window == true)] | length)
+	  and all($windows[]; .closed) then
+       {check: "dynamic-checker", verdict: null, result: "confirmed",
+        evidence: "attached: \($windows | length) windows, one per program run, \([$windows[].violations | length] | add // 0) violations reported"}
+     else
+       {check: "dynamic-checker", verdict: null, result: "contradicted",
+        evidence: "\($windows | length) windows (\([$windows[] | select(.closed | not)] | length) not closed) for \([$guest[] | select(.type == "job" and .window == true)] | length) programs run in window mode"}
+     end)
+  ],
+  harness: {
+    problems: ($env.harness_problems + [$evals[] | select(.result == "harness") | "\(.file): \(.evidence)"]
+	       + [$guest[] | select(.type == "error") | "guest runner: \(.message) (line \(.line // "?"))"]),
+    jobs: ($jobs[0] | length),
+    results: ($results | length)
+  }
+}
+| .summary = (
+    [.files[].checks[], .guest_checks[]] as $all
+    | {confirmed: ([$all[] | select(.result == "confirmed")] | length),
+       contradicted: ([$all[] | select(.result == "contradicted")] | length),
+       not_exercised: ([$all[] | select(.result == "not exercised")] | length),
+       files: (.files | length), jobs: .harness.jobs,
+       harness_problems: (.harness.problems | length)})
