@@ -4,4 +4,3 @@ elfcet_elfcet_SOURCES = elfcet/main.c elfcet/commands.h elfcet/cmd_audit.c \
 	elfcet/cmd_mark.c
 elfcet_elfcet_LDADD = $(ELFCET_LIBS)
 dist_man_MANS += elfcet/elfcet.1
-EXTRA_DIST += elfcet/mark.1.inc
