@@ -103,3 +103,7 @@ endif
 TESTS += tests/vm-runner.sh
 EXTRA_DIST += tests/vm-runner.sh
 tests/vm-runner.log: vm/guest/runner
+
+# elfcet mark refuses what the code audit blocks (real findings on real binaries).
+TESTS += tests/mark-refusal.sh
+EXTRA_DIST += tests/mark-refusal.sh corpus/mark/shstk_hazard.S corpus/mark/vsyscall_user.c
