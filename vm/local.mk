@@ -69,11 +69,13 @@ VM_VERIFY_ENV = ELFCET='$(abs_top_builddir)/elfcet/elfcet' \
 check-vm-verify: elfcet/elfcet vm/guest/runner tests/elf-damage tests/add-property-note
 	rm -rf $(VM_VERIFY_OUT) && mkdir -p $(VM_VERIFY_OUT)
 	$(abs_top_srcdir)/corpus/notes/build $(VM_VERIFY_OUT)/notes $(abs_top_builddir)/tests/elf-damage >/dev/null
-	$(abs_top_srcdir)/corpus/vm/build $(VM_VERIFY_OUT)/ld tests/add-property-note tests/elf-damage
+	$(abs_top_srcdir)/corpus/vm/build $(VM_VERIFY_OUT)/ld tests/add-property-note tests/elf-damage \
+		elfcet/elfcet
 	ldver="$$(/lib64/ld-linux-x86-64.so.2 --version | head -n1)"; \
 	$(VM_VERIFY_ENV) $(VM_VERIFY) $(if $(VM_KERNEL),--kernel '$(VM_KERNEL)') \
 		--json $(VM_VERIFY_OUT)/report.json \
 		--expect 'nolibc*=nolibc corpus program' \
+		--expect 'mark?-static*=nolibc corpus program' \
 		--expect 'gcc-*=hello from the elfcet corpus' \
 		--expect 'clang-*=hello from the elfcet corpus' \
 		--expect 'prog-interp-*=hello from the elfcet corpus' \
