@@ -3,6 +3,8 @@
 
 #include "mark_layout.h"
 
+#include "message.h"
+
 #include "byteorder.h"
 #include "gnu_property.h"
 #include "note_walk.h"
@@ -30,18 +32,6 @@ struct raw_shdr {
 	uint64_t addralign, entsize;
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static size_t phdr_size(bool is64)
 {

@@ -3,6 +3,8 @@
 
 #include "mark_plan.h"
 
+#include "message.h"
+
 #include "byteorder.h"
 #include "gnu_property.h"
 #include "mark_layout.h"
@@ -13,18 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 const char *mark_layout_name(enum mark_layout layout)
 {

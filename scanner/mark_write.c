@@ -3,6 +3,8 @@
 
 #include "mark_write.h"
 
+#include "message.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -17,18 +19,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* The process running ST's file as its program, or 0. ETXTBSY already catches this on
  * the kernels that deny writes to running programs; /proc also covers those that do not. */

@@ -390,3 +390,17 @@ void addr_map_free(struct addr_map *map)
 	free(map->values);
 	memset(map, 0, sizeof(*map));
 }
+
+const char *vsyscall_name(uint64_t addr)
+{
+	switch (addr - VSYSCALL_PAGE) {
+	case 0x000:
+		return "gettimeofday";
+	case 0x400:
+		return "time";
+	case 0x800:
+		return "getcpu";
+	default:
+		return "an unknown vsyscall";
+	}
+}

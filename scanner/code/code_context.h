@@ -105,6 +105,12 @@ void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end);
 bool code_in_table(const struct code_ctx *c, uint64_t addr);
 
+/* The legacy vsyscall page: a CET kernel does not emulate it. */
+#define VSYSCALL_PAGE 0xffffffffff600000ull
+#define VSYSCALL_PAGE_END (VSYSCALL_PAGE + 0x1000)
+/* What a vsyscall address calls: "gettimeofday", "time", "getcpu". */
+const char *vsyscall_name(uint64_t addr);
+
 void addr_map_put(struct addr_map *map, uint64_t key, uint64_t value);
 bool addr_map_get(const struct addr_map *map, uint64_t key, uint64_t *value);
 void addr_map_free(struct addr_map *map);

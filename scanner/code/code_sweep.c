@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VSYSCALL_PAGE 0xffffffffff600000ull
 #define HISTORY 8
 
 /* The part of an operand the checks look at. */
@@ -295,15 +294,6 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 	}
 }
 
-static const char *vsyscall_name(uint64_t addr)
-{
-	switch (addr - VSYSCALL_PAGE) {
-	case 0x000: return "gettimeofday";
-	case 0x400: return "time";
-	case 0x800: return "getcpu";
-	default: return "an unknown vsyscall";
-	}
-}
 
 /* Table entries for a tracked jmp, or 0 when the dispatch is not a recognised table. */
 struct table {
@@ -455,7 +445,7 @@ static void check_operands(struct sweep *s, const struct decoded *di, const cs_x
 
 		if (op->type == X86_OP_IMM) {
 			v = (uint64_t)op->imm;
-			if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE + 0x1000) {
+			if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE_END) {
 				code_finding(c, "vsyscall-call", di->addr, "code-ref",
 					     "uses vsyscall address 0x%llx (%s), which a CET kernel "
 					     "does not emulate: the call dies with SIGSEGV",

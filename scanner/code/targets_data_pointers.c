@@ -9,7 +9,6 @@
 
 #include <string.h>
 
-#define VSYSCALL_PAGE 0xffffffffff600000ull
 
 static const char *const skipped[] = { ".eh_frame", ".eh_frame_hdr", ".gcc_except_table",
 				       ".dynamic", ".got.plt", ".interp" };
@@ -28,15 +27,6 @@ static bool scanned(const char *name, const GElf_Shdr *sh)
 	return strncmp(name, ".note", 5) != 0;
 }
 
-static const char *vsyscall_name(uint64_t addr)
-{
-	switch (addr - VSYSCALL_PAGE) {
-	case 0x000: return "gettimeofday";
-	case 0x400: return "time";
-	case 0x800: return "getcpu";
-	default: return "an unknown vsyscall";
-	}
-}
 
 static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
 {
@@ -48,7 +38,7 @@ static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
 	for (a = start; a + c->word <= sh->sh_addr + sh->sh_size; a += c->word) {
 		uint64_t v = elf_model_read_word(c->m, p + (a - sh->sh_addr));
 
-		if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE + 0x1000) {
+		if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE_END) {
 			code_finding(c, "vsyscall-data", a, "data-pointer",
 				     "data word holds vsyscall address 0x%llx (%s), which a CET "
 				     "kernel does not emulate", (unsigned long long)v,
