@@ -109,7 +109,8 @@ static void walk_directory(struct walk *w, const char *path)
 		names[count++] = strdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, count, sizeof(*names), name_compare);
+	if (count)
+		qsort(names, count, sizeof(*names), name_compare);
 	for (i = 0; i < count; i++) {
 		char *child;
 		size_t len = strlen(path);

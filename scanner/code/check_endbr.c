@@ -66,7 +66,8 @@ void check_endbr(struct code_ctx *c)
 {
 	size_t i;
 
-	qsort(c->targets, c->ntargets, sizeof(*c->targets), target_compare);
+	if (c->ntargets)
+		qsort(c->targets, c->ntargets, sizeof(*c->targets), target_compare);
 	for (i = 0; i < c->ntargets; i++) {
 		const struct target *t = &c->targets[i];
 		const unsigned char *p;

@@ -57,5 +57,7 @@ void code_audit(const struct elf_model *m, const struct rule_set *rules,
 	check_endbr(&c);
 	code_ctx_free(&c);
 	/* Findings in address order, whatever check found them. */
-	qsort(out->items + first, out->count - first, sizeof(*out->items), finding_compare);
+	if (out->count > first)
+		qsort(out->items + first, out->count - first, sizeof(*out->items),
+		      finding_compare);
 }

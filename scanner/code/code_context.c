@@ -112,7 +112,8 @@ static void load_symbols(struct code_ctx *c)
 			};
 		}
 	}
-	qsort(c->syms, c->nsyms, sizeof(*c->syms), symbol_compare);
+	if (c->nsyms)
+		qsort(c->syms, c->nsyms, sizeof(*c->syms), symbol_compare);
 }
 
 static int u64_compare(const void *a, const void *b)

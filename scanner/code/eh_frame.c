@@ -344,5 +344,6 @@ void eh_frame_load(const struct elf_model *m, struct fde_info **fdes, size_t *co
 		}
 		off = entry_end;
 	}
-	qsort(*fdes, *count, sizeof(**fdes), fde_compare);
+	if (*count)
+		qsort(*fdes, *count, sizeof(**fdes), fde_compare);
 }
