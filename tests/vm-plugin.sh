@@ -36,7 +36,7 @@ check "the checker attached, one window per program" \
 check "the report says IBT and shadow stacks are emulated" '.environment.statement | test("EMULATED")'
 check "nolibc-ibt-shstk: no violation where IBT and SHSTK are enabled: both confirmed" \
 	"$(chk nolibc-ibt-shstk ibt).result == \"confirmed\" and $(chk nolibc-ibt-shstk shstk).result == \"confirmed\""
-check "fault64: jmp *%rax to a target without ENDBR, at fault64+0x1009: ibt contradicted (no code audit yet)" \
+check "fault64: jmp *%rax to a target without ENDBR, at fault64+0x1009: ibt contradicted (the target, 0xdead0000, lies outside the file: no static audit sees it)" \
 	"$(chk fault64 ibt) | .result == \"contradicted\" and (.evidence | test(\"fault64\\\\+0x1009 -> \"))"
 check "gcc-ibt-shstk-pie: Debian's ld.so has no note, the kernel enables no IBT: not exercised" \
 	"$(chk gcc-ibt-shstk-pie ibt) | .result == \"not exercised\" and (.evidence | test(\"would not fault\"))"
