@@ -112,6 +112,7 @@ check-vm-plugin: elfcet/elfcet vm/guest/runner tests/elf-damage
 		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
 		$(BASH) $(abs_top_srcdir)/tests/vm-plugin.sh
 .PHONY: check-vm-plugin
+check-vm: check-vm-plugin
 EXTRA_DIST += tests/vm-plugin.sh vm/qemu-with-plugin
 
 # The vsyscall check: a program calling the vsyscall page under the cet and nocet kernels.
