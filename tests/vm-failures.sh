@@ -83,7 +83,14 @@ expect "contradiction" 1 'contradicted +\(ENOEXEC:property-unsorted\)' -- \
 expect "wrong output" 1 'runs +contradicted +expected exit 0 and first line "no such line"' -- \
 	"$verify" --kernel "$cet_kernel" --expect 'nolibc-*=no such line' "$prog"
 
+# 5b. KVM asked for where there is none: one clear error, no attempt to boot.
+expect "no KVM" 3 'VM run failed.*--accel kvm: /nonexistent/kvm is missing or not usable' -- \
+	env ELFCET_KVM_DEVICE=/nonexistent/kvm "$verify" --kernel "$cet_kernel" --accel kvm "$prog"
+
 # 6. Usage errors.
+expect "bad accelerator" 2 "--accel: tcg or kvm, not 'hvf'" -- "$verify" --accel hvf "$prog"
+expect "plugin under KVM" 2 '--plugin needs --accel tcg' -- \
+	"$verify" --accel kvm --plugin /dev/null "$prog"
 expect "no such file" 2 'no such file' -- "$verify" --kernel "$cet_kernel" "$work/none"
 expect "bad option" 2 "unknown option '--bogus'" -- "$verify" --bogus "$prog"
 
