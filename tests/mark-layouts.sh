@@ -67,6 +67,14 @@ exercise() {
 	local out_before lint_before
 	out_before=$(runit "$before")
 	lint_before=$(elflint "$before")
+	# Some hosts' kernels cannot run i386 programs (no IA32 emulation): the run checks then
+	# say so and are skipped; everything else about the file is still checked.
+	local runs=yes
+	if grep -q 'cannot execute binary file' <<<"$out_before"; then
+		runs=
+		echo "  skip: this host's kernel cannot run $name ($(readelf -h "$before" | awk '/Class:/ { print $2 }')): run checks skipped"
+	fi
+	runcheck() { if [ -n "$runs" ]; then check "$@"; fi; }
 	# shellcheck disable=SC2086
 	out=$("$ELFCET" mark $opts "$f" 2>"$work/stderr")
 	check "mark exits 0" test $? -eq 0
@@ -75,7 +83,7 @@ exercise() {
 	check "layout $layout was used" grep -q "(layout $layout," <<<"$out"
 	check "readelf -n shows exactly '$want'" same_text "$(feature_bits "$f")" "$want"
 	check "eu-elflint --gnu-ld reports nothing new" same_text "$(elflint "$f")" "$lint_before"
-	check "the program runs with the same output" same_text "$(runit "$f")" "$out_before"
+	runcheck "the program runs with the same output" same_text "$(runit "$f")" "$out_before"
 	check "no bytes changed outside the marking" bash "$top_srcdir/tests/mark-bytes-check.sh" \
 		"$before" "$f"
 	local json
@@ -93,7 +101,7 @@ exercise() {
 			objcopy "$f" "$f.$tool" 2>"$work/tool.err"
 		fi
 		check "$tool processes it without a word" same_text "$?:$(cat "$work/tool.err")" "0:"
-		check "$tool's output runs the same" same_text "$(runit "$f.$tool")" "$out_before"
+		runcheck "$tool's output runs the same" same_text "$(runit "$f.$tool")" "$out_before"
 		check "$tool's output keeps '$want'" same_text "$(feature_bits "$f.$tool")" "$want"
 	done
 	cp -p "$f" "$work/again"
