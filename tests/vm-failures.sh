@@ -31,8 +31,8 @@ expect() {
 	local start=$SECONDS out rc
 	out="$("$@" 2>&1)"
 	rc=$?
-	if [ "$rc" -eq "$want" ] && grep -qE "$pattern" <<<"$out"; then
-		echo "PASS: $name: exit $rc in $((SECONDS - start)) s: $(grep -m1 -E "$pattern" <<<"$out")"
+	if [ "$rc" -eq "$want" ] && grep -qE -e "$pattern" <<<"$out"; then
+		echo "PASS: $name: exit $rc in $((SECONDS - start)) s: $(grep -m1 -E -e "$pattern" <<<"$out")"
 		pass=$((pass + 1))
 	else
 		echo "FAIL: $name: exit $rc (expected $want), output matching '$pattern' expected; got:"
