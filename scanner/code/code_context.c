@@ -325,13 +325,46 @@ void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end)
 	c->tables[c->ntables++] = (struct addr_range){ start, end };
 }
 
+static int range_compare(const void *a, const void *b)
+{
+	const struct addr_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void code_index_tables(struct code_ctx *c)
+{
+	size_t i, j = 0;
+
+	if (!c->ntables)
+		return;
+	qsort(c->tables, c->ntables, sizeof(*c->tables), range_compare);
+	/* Merge overlaps, so a binary search finds the one range that can hold ADDR. */
+	for (i = 1; i < c->ntables; i++) {
+		if (c->tables[i].start <= c->tables[j].end) {
+			if (c->tables[i].end > c->tables[j].end)
+				c->tables[j].end = c->tables[i].end;
+		} else {
+			c->tables[++j] = c->tables[i];
+		}
+	}
+	c->ntables = j + 1;
+}
+
 bool code_in_table(const struct code_ctx *c, uint64_t addr)
 {
-	size_t i;
+	size_t lo = 0, hi = c->ntables;
 
-	for (i = 0; i < c->ntables; i++)
-		if (addr >= c->tables[i].start && addr < c->tables[i].end)
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < c->tables[mid].start)
+			hi = mid;
+		else if (addr >= c->tables[mid].end)
+			lo = mid + 1;
+		else
 			return true;
+	}
 	return false;
 }
 
