@@ -20,6 +20,12 @@ tests_test_property_note_SOURCES = tests/test_property_note.c tests/elf_builder.
 	tests/elf_builder.h
 tests_test_property_note_CFLAGS = $(UNIT_CFLAGS)
 tests_test_property_note_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/test_disasm
+TESTS += tests/test_disasm
+tests_test_disasm_SOURCES = tests/test_disasm.c
+tests_test_disasm_CFLAGS = $(UNIT_CFLAGS) $(CAPSTONE_CFLAGS)
+tests_test_disasm_LDADD = $(UNIT_LDADD)
 endif
 
 # Test helpers: programs the test scripts run.
