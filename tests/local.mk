@@ -26,6 +26,12 @@ TESTS += tests/test_disasm
 tests_test_disasm_SOURCES = tests/test_disasm.c
 tests_test_disasm_CFLAGS = $(UNIT_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_test_disasm_LDADD = $(UNIT_LDADD)
+
+check_PROGRAMS += tests/test_eh_frame
+TESTS += tests/test_eh_frame
+tests_test_eh_frame_SOURCES = tests/test_eh_frame.c
+tests_test_eh_frame_CFLAGS = $(UNIT_CFLAGS) $(CAPSTONE_CFLAGS)
+tests_test_eh_frame_LDADD = $(UNIT_LDADD)
 endif
 
 # Test helpers: programs the test scripts run.
