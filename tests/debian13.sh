@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# elfcet audit on real Debian 13 (trixie) binaries: most are built with -fcf-protection,
+# carry ENDBR64 and are still unmarked. Downloads a fixed set of .debs once into
+# ${ELFCET_CACHE:-/var/cache/elfcet}/debian13 with a private apt configuration (the
+# system's apt is never touched), unpacks them, audits the tree and checks what a
+# packager relies on: exit status 0 or 1 (never 2, never a signal), no error on stderr,
+# every x86 ELF program and library present in the JSON. Prints a summary of the verdicts.
+# Exit 77 (skipped) when the mirror cannot be reached.
+#
+# Usage: tests/debian13.sh   (from the build directory, or set ELFCET)
+set -uo pipefail
+elfcet=${ELFCET:-$PWD/elfcet/elfcet}
+cache=${ELFCET_CACHE:-/var/cache/elfcet}/debian13
+mirror=${ELFCET_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+packages="bash coreutils dash diffutils findutils grep sed tar gzip xz-utils util-linux
+	procps iproute2 openssh-client curl libcurl4t64 libssl3t64 libc6 libstdc++6
+	libsystemd0 systemd perl-base python3.13-minimal vim-tiny git zstd"
+fail=0
+
+note() { echo "debian13: $*"; }
+[ -x "$elfcet" ] || { note "$elfcet: not found (build first or set ELFCET)"; exit 2; }
+
+# A private apt: its own sources, lists and archive cache; the system's status file is
+# read only so that apt knows the architecture.
+apt_private() {
+	apt-get -q -o Dir::Etc::SourceList="$cache/apt/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::Etc::Preferences=/dev/null \
+		-o Dir::Etc::PreferencesParts=/dev/null \
+		-o Dir::State::Lists="$cache/apt/lists" -o Dir::Cache="$cache/apt/cache" \
+		-o APT::Architecture=amd64 -o APT::Architectures=amd64 \
+		-o Debug::NoLocking=1 "$@"
+}
+
+download() {
+	mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/debs"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-trixie-stable.gpg] $mirror trixie main" \
+		> "$cache/apt/sources.list"
+	if ! apt_private update > "$cache/apt/update.log" 2>&1; then
+		note "SKIP: cannot reach $mirror (apt-get update failed; $cache/apt/update.log)"
+		exit 77
+	fi
+	# shellcheck disable=SC2086 # the package list is a word list
+	(cd "$cache/debs" && apt_private download $packages) > "$cache/apt/download.log" 2>&1 || {
+		note "SKIP: downloading from $mirror failed ($cache/apt/download.log)"
+		exit 77
+	}
+}
+
+# Downloaded once: a complete set stays in the cache.
+[ -f "$cache/debs/.complete" ] || { download && touch "$cache/debs/.complete"; }
+if [ ! -f "$cache/root/.complete" ]; then
+	rm -rf "$cache/root" && mkdir -p "$cache/root"
+	for deb in "$cache"/debs/*.deb; do
+		dpkg-deb -x "$deb" "$cache/root" || { note "FAIL: $deb: cannot unpack"; exit 1; }
+	done
+	touch "$cache/root/.complete"
+fi
+ndebs=$(ls "$cache"/debs/*.deb | wc -l)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/debian13.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+"$elfcet" audit --format=json "$cache/root" > "$work/audit.json" 2> "$work/stderr"
+rc=$?
+if [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; then
+	echo "PASS: debian13: elfcet audit of $ndebs packages exited $rc"
+else
+	echo "FAIL: debian13: elfcet audit exited $rc (0 or 1 expected)"
+	fail=1
+fi
+if [ -s "$work/stderr" ]; then
+	echo "FAIL: debian13: elfcet wrote errors:"
+	head -n 10 "$work/stderr" | sed 's/^/    /'
+	fail=1
+else
+	echo "PASS: debian13: no error on stderr"
+fi
+
+# Every x86 ELF program or library must be in the report: compared by inode, since
+# hard links (perl and perl5.40.1) and symlinks (linux64 -> setarch) are audited once,
+# under the first name met.
+inodes() { tr '\n' '\0' | xargs -0 -r stat -L -c '%d:%i' -- | sort -u; }
+find "$cache/root" -type f -print0 | xargs -0 -r file -N -0 -- 2>/dev/null |
+	awk -F'\0' '$2 ~ /ELF (32|64)-bit LSB (pie executable|executable|shared object).*(x86-64|80386)/ { print $1 }' \
+	> "$work/expected"
+jq -r '.files[].path' "$work/audit.json" 2>/dev/null > "$work/reported"
+inodes < "$work/expected" > "$work/expected.inodes"
+inodes < "$work/reported" > "$work/reported.inodes"
+missing=$(comm -23 "$work/expected.inodes" "$work/reported.inodes" | wc -l)
+total=$(wc -l < "$work/expected.inodes")
+if [ "$missing" -eq 0 ] && [ "$total" -gt 0 ]; then
+	echo "PASS: debian13: all $total x86 ELF files ($(wc -l < "$work/expected") names) are in the JSON report"
+else
+	echo "FAIL: debian13: $missing of $total x86 ELF files missing from the report"
+	fail=1
+fi
+
+note "summary of $(wc -l < "$work/reported") files from $ndebs Debian 13 packages (static audit; no CET hardware here):"
+for feature in ibt shstk; do
+	echo "  $feature: $(jq -r --arg f "$feature" '[.files[].verdicts[$f]] | group_by(.) |
+		map("\(.[0])=\(length)") | join(" ")' "$work/audit.json")"
+done
+echo "  unmarked, every target with ENDBR (elfcet mark --ibt may mark): $(jq '[.files[] |
+	select(.verdicts.ibt == "ready")] | length' "$work/audit.json")"
+echo "  IBT targets without ENDBR, by evidence: $(jq -r '[.files[].findings[]? |
+	select(.rule == "ibt-missing-endbr") | .via] | group_by(.) |
+	map("\(.[0])=\(length)") | join(" ")' "$work/audit.json")"
+echo "  findings by rule:"
+jq -r '[.files[].findings[]?.rule] | group_by(.) | map([length, .[0]]) | sort | reverse |
+	.[:8][] | "    \(.[0])  \(.[1])"' "$work/audit.json"
+exit "$fail"
