@@ -80,9 +80,7 @@ fi
 # hard links (perl and perl5.40.1) and symlinks (linux64 -> setarch) are audited once,
 # under the first name met.
 inodes() { tr '\n' '\0' | xargs -0 -r stat -L -c '%d:%i' -- | sort -u; }
-find "$cache/root" -type f -print0 | xargs -0 -r file -N -0 -- 2>/dev/null |
-	awk -F'\0' '$2 ~ /ELF (32|64)-bit LSB (pie executable|executable|shared object).*(x86-64|80386)/ { print $1 }' \
-	> "$work/expected"
+"$(dirname "$0")/x86-elf-files" "$cache/root" > "$work/expected"
 jq -r '.files[].path' "$work/audit.json" 2>/dev/null > "$work/reported"
 inodes < "$work/expected" > "$work/expected.inodes"
 inodes < "$work/reported" > "$work/reported.inodes"
@@ -100,8 +98,6 @@ for feature in ibt shstk; do
 	echo "  $feature: $(jq -r --arg f "$feature" '[.files[].verdicts[$f]] | group_by(.) |
 		map("\(.[0])=\(length)") | join(" ")' "$work/audit.json")"
 done
-echo "  unmarked, every target with ENDBR (elfcet mark --ibt may mark): $(jq '[.files[] |
-	select(.verdicts.ibt == "ready")] | length' "$work/audit.json")"
 echo "  IBT targets without ENDBR, by evidence: $(jq -r '[.files[].findings[]? |
 	select(.rule == "ibt-missing-endbr") | .via] | group_by(.) |
 	map("\(.[0])=\(length)") | join(" ")' "$work/audit.json")"

@@ -126,4 +126,4 @@ check-debian13: elfcet/elfcet
 	@ELFCET='$(abs_top_builddir)/elfcet/elfcet' $(BASH) $(abs_top_srcdir)/tests/debian13.sh; \
 	rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: debian13 (mirror unreachable)"; exit 0; fi; exit $$rc
 .PHONY: check-debian13
-EXTRA_DIST += tests/debian13.sh
+EXTRA_DIST += tests/debian13.sh tests/x86-elf-files

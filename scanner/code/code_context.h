@@ -103,7 +103,8 @@ bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value);
 
 void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_t from);
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end);
-/* Sorts and merges the recovered jump tables; code_in_table needs it done first. */
+/* Sorts and merges the recovered jump tables for code_in_table: code_sweep does it once
+ * it has found them all. */
 void code_index_tables(struct code_ctx *c);
 bool code_in_table(const struct code_ctx *c, uint64_t addr);
 

@@ -606,4 +606,5 @@ void code_sweep(struct code_ctx *c)
 	}
 	disasm_close(&s.d);
 	free(s.cands);
+	code_index_tables(c);
 }

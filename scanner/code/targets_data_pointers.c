@@ -57,7 +57,6 @@ void targets_data_pointers(struct code_ctx *c)
 	bool pointers = c->m->e_type == ET_EXEC;
 	Elf_Scn *scn = NULL;
 
-	code_index_tables(c);
 	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		const char *name;
