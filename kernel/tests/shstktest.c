@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * In-guest tests of the shadow-stack half of the elfcet CET series.  Runs
+ * as /tests/shstktest after cettest, with the same JSON lines on stdout:
+ *   {"test":NAME,"result":"pass"|"fail"|"skip","detail":TEXT}
+ *
+ * The program is linked with -z shstk, so on a CPU with shadow stacks the
+ * kernel starts it with one and the hw.* checks run (modelled on what
+ * upstream's selftests/x86/test_shadow_stack.c covers); elsewhere they
+ * skip with the reason.  Everything else checks the ABI the kernel offers
+ * on any CPU: the errors of map_shadow_stack(), the new arch_prctl and
+ * ptrace calls, the boot line, and that fork, threads, copy-on-write and
+ * mprotect() of ordinary memory behave as before under the new page-table
+ * bookkeeping.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define ARCH_X86_CET_STATUS	0x3001
+#define ARCH_X86_CET_DISABLE	0x3002
+#define ARCH_X86_CET_WRSS	0x3004
+#define ARCH_X86_CET_UNLOCK	0x3005
+#define PTRACE_ARCH_PRCTL_REQ	30
+#define NT_X86_SHSTK		0x204
+#define NR_map_shadow_stack	453
+#define SHADOW_STACK_SET_TOKEN	1UL
+#define FEATURE_SHSTK		2UL
+#define SEGV_CPERR_CODE		10
+
+static int failures;
+static int cet_kernel;		/* the series with CONFIG_X86_CET */
+static int cpu_shstk;		/* this program runs with a shadow stack */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void report(const char *name, const char *result, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	if (!strcmp(result, "fail"))
+		failures++;
+	printf("{\"test\":");
+	json_str(name);
+	printf(",\"result\":\"%s\",\"detail\":", result);
+	json_str(detail);
+	printf("}\n");
+	fflush(stdout);
+}
+
+#define check(name, ok, ...) report(name, (ok) ? "pass" : "fail", __VA_ARGS__)
+
+/* A failing call must have failed with errno want */
+static void check_errno(const char *name, long ret, int err, int want)
+{
+	check(name, ret == -1 && err == want, "expected %s, got ret=%ld errno=%s",
+	      strerrorname_np(want), ret, ret == -1 ? strerrorname_np(err) : "-");
+}
+
+static long arch_prctl(int option, unsigned long arg)
+{
+	return syscall(SYS_arch_prctl, option, arg);
+}
+
+static long map_shadow_stack(unsigned long addr, unsigned long size, unsigned long flags)
+{
+	return syscall(NR_map_shadow_stack, addr, size, flags);
+}
+
+/* The value of "key:" in /proc/self/status-like files, or "" */
+static void status_field(const char *path, const char *key, char *buf, size_t len)
+{
+	char line[512];
+	size_t klen = strlen(key);
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			char *v = line + klen + 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(buf, len, "%s", v);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static int cpuinfo_has_flag(const char *flag)
+{
+	char flags[4096];
+	char *tok, *save;
+
+	status_field("/proc/cpuinfo", "flags\t", flags, sizeof(flags));
+	for (tok = strtok_r(flags, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, flag))
+			return 1;
+	return 0;
+}
+
+/* Whether any mapping of this process has "ss" in its smaps VmFlags */
+static int smaps_shadow_stacks(unsigned long *first)
+{
+	char line[512];
+	unsigned long lo = 0, hi, cur = 0;
+	int n = 0;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			cur = lo;
+		else if (!strncmp(line, "VmFlags:", 8) && strstr(line, " ss")) {
+			if (!n++ && first)
+				*first = cur;
+		}
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The boot line and no_user_shstk */
+static void test_boot_line(void)
+{
+	static char log[1 << 17];
+	char cmdline[1024] = "";
+	FILE *f;
+	int n;
+
+	if (!cet_kernel)
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	if (n < 0) {
+		report("shstk.boot_line", "fail", "klogctl: %s", strerror(errno));
+		return;
+	}
+	log[n] = '\0';
+	f = fopen("/proc/cmdline", "r");
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = '\0';
+		fclose(f);
+	}
+	int disabled = strstr(cmdline, "no_user_shstk") != NULL;
+	const char *want = disabled ? "user shadow stack: off (disabled by no_user_shstk)" :
+			   cpu_shstk ? "user shadow stack: available" :
+			   "user shadow stack: off (not supported by the CPU)";
+	check(disabled ? "shstk.boot.no_user_shstk" : "shstk.boot_line",
+	      strstr(log, want) != NULL, "expected log line '%s'", want);
+	check("shstk.cpuinfo", cpuinfo_has_flag("user_shstk") == cpu_shstk,
+	      "user_shstk in /proc/cpuinfo must match what the kernel enabled (%d)",
+	      cpu_shstk);
+}
+
+/* This program's own reading of its -z shstk note and its features */
+static void test_status(void)
+{
+	char elf[256], thr[256];
+	uint64_t st[3] = { 9, 9, 9 };
+	long r;
+
+	if (!cet_kernel)
+		return;
+	status_field("/proc/self/status", "x86_Elf_features", elf, sizeof(elf));
+	check("shstk.note_read", !strcmp(elf, "0x2 shstk from=executable"),
+	      "x86_Elf_features='%s', expected '0x2 shstk from=executable'", elf);
+	status_field("/proc/self/status", "x86_Thread_features", thr, sizeof(thr));
+	r = arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st);
+	if (cpu_shstk) {
+		struct rlimit rl;
+		unsigned long want;
+
+		getrlimit(RLIMIT_STACK, &rl);
+		want = rl.rlim_cur < (4UL << 30) ? rl.rlim_cur : 4UL << 30;
+		want = (want + 4095) & ~4095UL;
+		check("hw.shstk.enabled_at_exec", r == 0 && (st[0] & FEATURE_SHSTK) &&
+		      st[1] && st[2] == want && !strcmp(thr, "shstk"),
+		      "STATUS r=%ld {%#llx, %#llx, %#llx}, size expected %#lx, features '%s'",
+		      r, (unsigned long long)st[0], (unsigned long long)st[1],
+		      (unsigned long long)st[2], want, thr);
+		return;
+	}
+	check("shstk.not_enabled_without_cpu", r == 0 && !st[0] && !st[1] && !st[2] &&
+	      thr[0] == '\0', "STATUS r=%ld {%#llx, %#llx, %#llx}, features '%s'", r,
+	      (unsigned long long)st[0], (unsigned long long)st[1],
+	      (unsigned long long)st[2], thr);
+	check("shstk.smaps_no_ss", smaps_shadow_stacks(NULL) == 0,
+	      "no mapping may be a shadow stack");
+}
+
+/* map_shadow_stack(): argument errors first, then EOPNOTSUPP or ENOSYS */
+static void test_map_shadow_stack(void)
+{
+	struct { const char *name; unsigned long addr, size, flags; } bad[] = {
+		{ "shstk.map.bad_flags", 0, 4096, 2 },
+		{ "shstk.map.zero_size", 0, 0, 0 },
+		{ "shstk.map.size_not_8_aligned", 0, 12, 0 },
+		{ "shstk.map.addr_not_page_aligned", 0x10001000UL + 8, 4096, 0 },
+	};
+	long r;
+	int err;
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		r = map_shadow_stack(bad[i].addr, bad[i].size, bad[i].flags);
+		err = errno;
+		check_errno(bad[i].name, r, err, cet_kernel ? EINVAL : ENOSYS);
+	}
+	if (cpu_shstk)
+		return;		/* the hw.* checks map real ones */
+	errno = 0;
+	r = map_shadow_stack(0, 4096, SHADOW_STACK_SET_TOKEN);
+	err = errno;
+	check_errno(cet_kernel ? "shstk.map.no_cpu_eopnotsupp" : "shstk.map.enosys",
+		    r, err, cet_kernel ? EOPNOTSUPP : ENOSYS);
+}
+
+/* ARCH_X86_CET_WRSS and ARCH_X86_CET_UNLOCK from the task itself */
+static void test_arch_prctl(void)
+{
+	long r;
+	int err;
+
+	errno = 0;
+	r = arch_prctl(ARCH_X86_CET_WRSS, 2);
+	err = errno;
+	check_errno("shstk.prctl.wrss_bad_arg", r, err, EINVAL);
+	if (!cpu_shstk) {
+		errno = 0;
+		r = arch_prctl(ARCH_X86_CET_WRSS, 1);
+		err = errno;
+		check_errno("shstk.prctl.wrss_no_cpu", r, err,
+			    cet_kernel ? EOPNOTSUPP : EINVAL);
+	}
+	errno = 0;
+	r = arch_prctl(ARCH_X86_CET_UNLOCK, 1);
+	err = errno;
+	check_errno("shstk.prctl.unlock_bad_arg", r, err, EINVAL);
+	errno = 0;
+	r = arch_prctl(ARCH_X86_CET_UNLOCK, 0);
+	err = errno;
+	check_errno("shstk.prctl.unlock_self_refused", r, err, cet_kernel ? EPERM : EINVAL);
+}
+
+/* A child stopped under ptrace, for the ptrace checks */
+static pid_t stopped_child(void)
+{
+	int ws;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	waitpid(pid, &ws, 0);
+	return pid;
+}
+
+static void end_child(pid_t pid)
+{
+	int ws;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &ws, 0);
+}
+
+/* NT_X86_SHSTK and the ptrace-only unlock, on a child without CET */
+static void test_ptrace(void)
+{
+	uint64_t ssp = 7;
+	struct iovec iov = { &ssp, sizeof(ssp) };
+	pid_t pid;
+	long r;
+	int err;
+
+	if (cpu_shstk)
+		return;		/* hw.shstk.ptrace_ssp covers a child with one */
+	pid = stopped_child();
+	errno = 0;
+	r = ptrace(PTRACE_GETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	err = errno;
+	check_errno(cet_kernel ? "shstk.ptrace.regset_enodev" : "shstk.ptrace.regset_unknown",
+		    r, err, cet_kernel ? ENODEV : EINVAL);
+	errno = 0;
+	r = ptrace(PTRACE_ARCH_PRCTL_REQ, pid, (void *)0, (void *)ARCH_X86_CET_UNLOCK);
+	err = errno;
+	check_errno("shstk.ptrace.unlock_no_cpu", r, err, cet_kernel ? EOPNOTSUPP : EINVAL);
+	end_child(pid);
+}
+
+static void *thread_fn(void *arg)
+{
+	uint64_t st[3] = { 0, 0, 0 };
+
+	arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st);
+	*(uint64_t *)arg = st[1];
+	return NULL;
+}
+
+/*
+ * Ordinary memory through fork(), copy-on-write, mprotect() and threads:
+ * with the series the Dirty bit of a read-only page moves to a software
+ * bit and back, which must not change what programs see.
+ */
+static void test_ordinary_memory(void)
+{
+	char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t thread_base = 1;
+	pthread_t t;
+	int ws, ok;
+	pid_t pid;
+
+	if (p == MAP_FAILED) {
+		report("memory.cow_mprotect", "fail", "mmap: %s", strerror(errno));
+		return;
+	}
+	strcpy(p, "parent");
+	p[4096] = 1;
+	ok = !mprotect(p, 2 * 4096, PROT_READ) && !strcmp(p, "parent") &&
+	     !mprotect(p, 2 * 4096, PROT_READ | PROT_WRITE);
+	strcpy(p + 8, "again");
+	pid = fork();
+	if (pid == 0) {
+		/* The child's write copies the page; the parent must not see it */
+		strcpy(p, "child");
+		_exit(strcmp(p, "child") || strcmp(p + 8, "again") ? 1 : 0);
+	}
+	waitpid(pid, &ws, 0);
+	check("memory.cow_mprotect", ok && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 &&
+	      !strcmp(p, "parent") && !strcmp(p + 8, "again") && p[4096] == 1,
+	      "mprotect round trip %s, child status %#x, parent sees '%s'",
+	      ok ? "ok" : "failed", ws, p);
+	munmap(p, 2 * 4096);
+
+	ok = !pthread_create(&t, NULL, thread_fn, &thread_base) && !pthread_join(t, NULL);
+	if (cpu_shstk) {
+		uint64_t st[3];
+
+		arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st);
+		check("hw.shstk.thread_own_stack", ok && thread_base && thread_base != st[1],
+		      "thread shadow stack %#llx, main %#llx",
+		      (unsigned long long)thread_base, (unsigned long long)st[1]);
+	} else {
+		check("shstk.thread_without", ok && thread_base == 0,
+		      "a thread of a task without shadow stack has none (base %#llx)",
+		      (unsigned long long)thread_base);
+	}
+}
+
+/* --- CET hardware only ---------------------------------------------------- */
+
+static unsigned long rdssp(void)
+{
+	unsigned long ssp = 0;
+
+	asm volatile("rdsspq %0" : "+r"(ssp));
+	return ssp;
+}
+
+/*
+ * Return to an address the shadow stack does not hold: #CP near-ret with
+ * a shadow stack, SIGILL (the ud2) without.
+ */
+void smash_return(void);
+asm(".pushsection .text\n"
+    ".globl smash_return\n"
+    "smash_return:\n\t"
+    "endbr64\n\t"
+    "lea 1f(%rip), %rax\n\t"
+    "mov %rax, (%rsp)\n\t"
+    "ret\n"
+    "1:\tud2\n"
+    ".popsection");
+
+static int child_status(void (*fn)(void *), void *arg, siginfo_t *si)
+{
+	int ws;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		fn(arg);
+		_exit(0);
+	}
+	waitpid(pid, &ws, 0);
+	if (WIFSTOPPED(ws)) {
+		int sig = WSTOPSIG(ws);
+
+		if (si)
+			ptrace(PTRACE_GETSIGINFO, pid, NULL, si);
+		kill(pid, SIGKILL);
+		waitpid(pid, &ws, 0);
+		return -sig;
+	}
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+}
+
+static void do_smash(void *arg)
+{
+	(void)arg;
+	smash_return();
+}
+
+static void do_store(void *arg)
+{
+	*(volatile unsigned long *)arg = 0;
+}
+
+static volatile unsigned long handler_ssp;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	handler_ssp = rdssp();
+}
+
+static void test_hardware(void)
+{
+	const char *why = cet_kernel ? "needs a CPU with shadow stacks (QEMU TCG has none)" :
+			  "needs the CET kernel";
+	static const char *const names[] = {
+		"hw.shstk.ret_mismatch_cperr", "hw.shstk.signal_round_trip",
+		"hw.shstk.store_refused", "hw.shstk.gup_write_refused",
+		"hw.shstk.mprotect_refused", "hw.shstk.map_token",
+		"hw.shstk.map_fixed_noreplace", "hw.shstk.wrss_enable",
+		"hw.shstk.ptrace_ssp", "hw.shstk.smaps_ss", "hw.shstk.userfaultfd",
+	};
+	uint64_t st[3] = { 0, 0, 0 };
+	siginfo_t si = { 0 };
+	int r, fds[2];
+
+	if (!cpu_shstk) {
+		for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			report(names[i], "skip", "%s", why);
+		return;
+	}
+	arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st);
+
+	r = child_status(do_smash, NULL, &si);
+	check("hw.shstk.ret_mismatch_cperr", r < 0 && si.si_signo == SIGSEGV &&
+	      si.si_code == SEGV_CPERR_CODE, "child %d, signal %d code %d", r,
+	      si.si_signo, si.si_code);
+
+	unsigned long before = rdssp();
+
+	signal(SIGUSR1, on_signal);
+	raise(SIGUSR1);
+	check("hw.shstk.signal_round_trip", rdssp() == before && handler_ssp &&
+	      handler_ssp < before, "SSP %#lx before, %#lx in the handler, %#lx after",
+	      before, handler_ssp, rdssp());
+
+	si.si_code = 0;
+	r = child_status(do_store, (void *)(st[1] + st[2] - 8), &si);
+	check("hw.shstk.store_refused", r < 0 && si.si_signo == SIGSEGV,
+	      "a MOV to the shadow stack: child %d, signal %d", r, si.si_signo);
+
+	if (!pipe(fds)) {
+		long n = write(fds[1], "12345678", 8);
+
+		if (n == 8)
+			n = read(fds[0], (void *)(st[1] + st[2] - 4096), 8);
+		check("hw.shstk.gup_write_refused", n == -1 && errno == EFAULT,
+		      "read() into the shadow stack returned %ld (%s)", n, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+	}
+
+	errno = 0;
+	r = mprotect((void *)st[1], 4096, PROT_READ);
+	check("hw.shstk.mprotect_refused", r == -1 && errno == EINVAL,
+	      "mprotect(PROT_READ) of the shadow stack: %d (%s)", r, strerror(errno));
+
+	long a = map_shadow_stack(0, 8192, SHADOW_STACK_SET_TOKEN);
+	long b = map_shadow_stack(0, 8192, 0);
+
+	check("hw.shstk.map_token", a > 0 && b > 0 &&
+	      *(uint64_t *)(a + 8192 - 8) == (uint64_t)((a + 8192) | 1) &&
+	      *(uint64_t *)(b + 8192 - 8) == 0,
+	      "with token %#lx, without %#lx", a, b);
+	if (b > 0) {
+		munmap((void *)b, 8192);
+		long c = map_shadow_stack(b, 8192, 0);
+
+		errno = 0;
+		long d = map_shadow_stack(b, 8192, 0);
+		int err = errno;
+
+		check("hw.shstk.map_fixed_noreplace", c == b && d == -1 && err == EEXIST,
+		      "at %#lx: %#lx, again: %ld (%s)", b, c, d, strerrorname_np(err));
+	}
+	char thr[256];
+
+	r = arch_prctl(ARCH_X86_CET_WRSS, 1);
+	status_field("/proc/self/status", "x86_Thread_features", thr, sizeof(thr));
+	check("hw.shstk.wrss_enable", r == 0 && !strcmp(thr, "shstk wrss"),
+	      "ARCH_X86_CET_WRSS: %d, features '%s'", r, thr);
+	arch_prctl(ARCH_X86_CET_WRSS, 0);
+
+	pid_t pid = stopped_child();
+	uint64_t ssp = 0;
+	struct iovec iov = { &ssp, sizeof(ssp) };
+	long g = ptrace(PTRACE_GETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	uint64_t ok_ssp = ssp, bad = ssp + 1;
+	long s_same, s_unaligned, s_ordinary;
+
+	iov.iov_base = &ok_ssp;
+	s_same = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	iov.iov_base = &bad;
+	s_unaligned = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	bad = (uint64_t)&thr[64] & ~7UL;
+	s_ordinary = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	check("hw.shstk.ptrace_ssp", g == 0 && ssp > st[1] && ssp <= st[1] + st[2] &&
+	      s_same == 0 && s_unaligned == -1 && s_ordinary == -1,
+	      "get %ld ssp %#llx, set same %ld, unaligned %ld, ordinary memory %ld",
+	      g, (unsigned long long)ssp, s_same, s_unaligned, s_ordinary);
+	end_child(pid);
+
+	unsigned long first = 0;
+
+	check("hw.shstk.smaps_ss", smaps_shadow_stacks(&first) >= 1 && first == st[1],
+	      "first ss mapping %#lx, shadow stack %#llx", first,
+	      (unsigned long long)st[1]);
+	report("hw.shstk.userfaultfd", "skip",
+	       "not written yet: UFFDIO_COPY into a shadow stack");
+}
+
+int main(void)
+{
+	const char *variant = getenv("elfcet_variant");
+	uint64_t st[3] = { 0, 0, 0 };
+
+	cet_kernel = !variant || !strcmp(variant, "cet");
+	cpu_shstk = cet_kernel && !arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st) &&
+		    (st[0] & FEATURE_SHSTK);
+
+	test_boot_line();
+	test_status();
+	test_map_shadow_stack();
+	test_arch_prctl();
+	test_ptrace();
+	test_ordinary_memory();
+	test_hardware();
+	printf("{\"data\":\"shstk-summary\",\"failures\":%d}\n", failures);
+	return failures ? 1 : 0;
+}
