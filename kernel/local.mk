@@ -6,7 +6,7 @@
 #                      run the in-guest tests (kernel/boot-test)
 #   make check-series  every patch of the series applied in turn, built
 #                      with CET on and off, checkpatch --strict
-#                      (kernel/check-series, slow: about 2 h)
+#                      (kernel/check-series, slow: about 4 h)
 EXTRA_DIST += \
 	kernel/README.md \
 	kernel/build \
