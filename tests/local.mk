@@ -41,8 +41,10 @@ tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_elf_damage_LDADD = $(ELFCET_LIBS)
 
 # End-to-end: the tool on real binaries.
-TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
-EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh \
+	tests/corpus-targets.sh
+EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh \
+	tests/corpus-targets.sh
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
@@ -50,7 +52,8 @@ EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
 # What the end-to-end tests leave in the build tree.
 clean-local: clean-test-outputs
 clean-test-outputs:
-	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
+	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected \
+		tests/corpus-targets.out tests/corpus-targets.out.log
 .PHONY: clean-test-outputs
 
 # elfcet run and the QEMU checking plugin (vm/plugin).
