@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
@@ -451,6 +455,73 @@ static void on_signal(int sig)
 	handler_ssp = rdssp();
 }
 
+/* The page a userfaultfd handler fills, and the handler thread */
+struct uffd_job {
+	int fd;
+	long copied;
+};
+
+static void *uffd_handler(void *arg)
+{
+	struct uffd_job *job = arg;
+	static char page[4096] __attribute__((aligned(4096)));
+	struct pollfd pfd = { .fd = job->fd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, 5000) != 1 || read(job->fd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return NULL;
+	struct uffdio_copy copy = {
+		.dst = msg.arg.pagefault.address & ~4095ULL,
+		.src = (unsigned long)page, .len = 4096,
+	};
+	job->copied = ioctl(job->fd, UFFDIO_COPY, &copy) ? -errno : (long)copy.copy;
+	return NULL;
+}
+
+/*
+ * UFFDIO_COPY into a shadow stack must install a shadow-stack entry, not
+ * an ordinary writable one: a read through the handler works, a MOV to the
+ * page still faults.
+ */
+static void test_userfaultfd(void)
+{
+	long ss = map_shadow_stack(0, 4096, 0);
+	int fd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffd_job job = { .fd = fd, .copied = 0 };
+	siginfo_t si = { 0 };
+	pthread_t t;
+	int r;
+
+	if (fd < 0) {
+		report("hw.shstk.userfaultfd", "skip", "no userfaultfd in this kernel (%s)",
+		       strerror(errno));
+		munmap((void *)ss, 4096);
+		return;
+	}
+	reg.range.start = ss;
+	reg.range.len = 4096;
+	if (ss <= 0 || ioctl(fd, UFFDIO_API, &api) || ioctl(fd, UFFDIO_REGISTER, &reg) ||
+	    pthread_create(&t, NULL, uffd_handler, &job)) {
+		report("hw.shstk.userfaultfd", "fail", "set-up: shadow stack %#lx, %s", ss,
+		       strerror(errno));
+		close(fd);
+		return;
+	}
+	unsigned long first = *(volatile unsigned long *)ss;	/* faults to the handler */
+
+	pthread_join(t, NULL);
+	r = child_status(do_store, (void *)ss, &si);
+	check("hw.shstk.userfaultfd", job.copied == 4096 && first == 0 && r < 0 &&
+	      si.si_signo == SIGSEGV,
+	      "UFFDIO_COPY %ld, read %#lx, a MOV afterwards: child %d signal %d",
+	      job.copied, first, r, si.si_signo);
+	close(fd);
+	munmap((void *)ss, 4096);
+}
+
 static void test_hardware(void)
 {
 	const char *why = cet_kernel ? "needs a CPU with shadow stacks (QEMU TCG has none)" :
@@ -557,8 +628,7 @@ static void test_hardware(void)
 	check("hw.shstk.smaps_ss", smaps_shadow_stacks(&first) >= 1 && first == st[1],
 	      "first ss mapping %#lx, shadow stack %#llx", first,
 	      (unsigned long long)st[1]);
-	report("hw.shstk.userfaultfd", "skip",
-	       "not written yet: UFFDIO_COPY into a shadow stack");
+	test_userfaultfd();
 }
 
 int main(void)
