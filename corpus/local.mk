@@ -2,4 +2,4 @@
 EXTRA_DIST += corpus/notes/build corpus/notes/manifest corpus/notes/hello.c \
 	corpus/notes/libhello.c corpus/notes/start64.S corpus/notes/start32.S
 EXTRA_DIST += corpus/targets/build corpus/targets/manifest corpus/targets/targets.c \
-	corpus/targets/noendbr.c corpus/targets/libtargets.c corpus/targets/landing_pads.cc
+	corpus/targets/noendbr.c corpus/targets/libtargets.c
