@@ -1,5 +1,3 @@
 # corpus/: sources of the test binaries and their expected audits.
 EXTRA_DIST += corpus/notes/build corpus/notes/manifest corpus/notes/hello.c \
 	corpus/notes/libhello.c corpus/notes/start64.S corpus/notes/start32.S
-EXTRA_DIST += corpus/targets/build corpus/targets/manifest corpus/targets/targets.c \
-	corpus/targets/noendbr.c corpus/targets/libtargets.c

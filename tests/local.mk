@@ -41,10 +41,8 @@ tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_elf_damage_LDADD = $(ELFCET_LIBS)
 
 # End-to-end: the tool on real binaries.
-TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh \
-	tests/corpus-targets.sh
-EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh \
-	tests/corpus-targets.sh
+TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
@@ -52,8 +50,7 @@ EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
 # What the end-to-end tests leave in the build tree.
 clean-local: clean-test-outputs
 clean-test-outputs:
-	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected \
-		tests/corpus-targets.out tests/corpus-targets.out.log
+	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
 .PHONY: clean-test-outputs
 
 # elfcet run and the QEMU checking plugin (vm/plugin).
