@@ -165,8 +165,6 @@ void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct r
 	c->is64 = m->elf_class == ELFCLASS64;
 	c->word = c->is64 ? 8 : 4;
 	c->bind_now = is_bind_now(m);
-	if (!c->is64 && !elf_model_dynamic_value(m, DT_PLTGOT, &c->got))
-		c->got = 0;
 	load_ranges(c);
 	load_symbols(c);
 	eh_frame_load(m, &c->fdes, &c->nfdes);

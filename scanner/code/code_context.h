@@ -55,9 +55,6 @@ struct code_ctx {
 	bool is64;
 	unsigned word;                /* 8 or 4 */
 	bool bind_now;
-	/* i386: the GOT address (DT_PLTGOT) position-independent code adds
-	 * @GOTOFF offsets to; 0 for x86-64 or without one */
-	uint64_t got;
 
 	struct exec_range *ranges;
 	size_t nranges;

@@ -22,7 +22,6 @@ struct operand {
 	int64_t imm;          /* X86_OP_IMM */
 	x86_reg base, index;  /* X86_OP_MEM */
 	int64_t disp;
-	int scale;
 };
 
 /* What the instruction checks remember of the instructions before the current one. */
@@ -146,13 +145,6 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 			if (code_is_function_start(c, t))
 				code_add_target(c, t, "code-ref", addr + i - 1);
 		}
-		/* i386 PIC: lea func@GOTOFF(%reg), %reg, an offset from the GOT */
-		if (c->got && i + 6 <= n && (p[i + 1] & 0xc0) == 0x80 && (p[i + 1] & 7) != 4) {
-			uint64_t t = (c->got + load_le32(p + i + 2)) & 0xffffffffu;
-
-			if (code_is_function_start(c, t))
-				code_add_target(c, t, "code-ref", addr + i);
-		}
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
 		if (c->nreturns_twice && i + 5 <= n) {
@@ -196,20 +188,6 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 
 		if (exec_address(c, v) && code_is_function_start(c, v))
 			code_add_target(c, v, "code-ref", addr + i);
-	}
-	/* ... and stores it: mov $func, mem (c7 /0 with a memory operand), as a
-	 * compiler does for a function pointer kept on the stack. In 64-bit code
-	 * mod=00 rm=101 is RIP-relative, whose imm32 is no absolute address. */
-	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && (p[i + 1] & 0x38) == 0 &&
-	    (p[i + 1] >> 6) != 3 && !(c->is64 && (p[i + 1] & 0xc7) == 0x05)) {
-		size_t at = i + 1 + modrm_mem_length(p[i + 1], p[i + 2]);
-
-		if (at + 4 <= n) {
-			uint64_t v = load_le32(p + at);
-
-			if (exec_address(c, v) && code_is_function_start(c, v))
-				code_add_target(c, v, "code-ref", addr + i);
-		}
 	}
 	return false;
 }
@@ -321,8 +299,7 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 struct table {
 	uint64_t base;
 	unsigned entry_size;
-	bool relative;        /* int32 offsets from ORIGIN (PIC), else absolute addresses */
-	uint64_t origin;      /* BASE itself (x86-64), or the GOT (i386 @GOTOFF entries) */
+	bool relative;        /* int32 offsets from BASE (PIC), else absolute addresses */
 	uint64_t count;       /* 0: unknown, read while entries make sense */
 };
 
@@ -347,19 +324,6 @@ static uint64_t bound_from_history(const struct sweep *s)
 	return 0;
 }
 
-/* Whether an add %BASE,%REG follows the K-th latest instruction (the GOT added back). */
-static bool adds_base_after(const struct sweep *s, size_t k, x86_reg reg, x86_reg base)
-{
-	while (k-- > 0) {
-		const struct recent *r = before(s, k);
-
-		if (r->id == X86_INS_ADD && r->nops == 2 && r->op[0].type == X86_OP_REG &&
-		    r->op[0].reg == reg && r->op[1].type == X86_OP_REG && r->op[1].reg == base)
-			return true;
-	}
-	return false;
-}
-
 static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
 {
 	const cs_x86_op *op = &x->operands[0];
@@ -382,20 +346,6 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[1].type == X86_OP_MEM &&
 		    r->op[1].base == X86_REG_RIP) {
 			t->base = r->addr + r->size + (uint64_t)r->op[1].disp;
-			t->origin = t->base;
-			t->entry_size = 4;
-			t->relative = true;
-			t->count = bound_from_history(s);
-			return true;
-		}
-		/* i386 PIC: mov tbl@GOTOFF(%rG,%rI,4),%rX; add %rG,%rX; jmp *%rX, the
-		 * table and its entries both offsets from the GOT */
-		if (s->c->got && r->id == X86_INS_MOV && r->nops == 2 &&
-		    r->op[1].type == X86_OP_MEM && r->op[1].base != X86_REG_INVALID &&
-		    r->op[1].index != X86_REG_INVALID && r->op[1].scale == 4 &&
-		    adds_base_after(s, k, r->op[0].reg, r->op[1].base)) {
-			t->base = (s->c->got + (uint64_t)r->op[1].disp) & 0xffffffffu;
-			t->origin = s->c->got;
 			t->entry_size = 4;
 			t->relative = true;
 			t->count = bound_from_history(s);
@@ -426,9 +376,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 		if (!e)
 			break;
 		if (t.relative) {
-			label = t.origin + (uint64_t)(int64_t)(int32_t)load_le32(e);
-			if (!c->is64)
-				label &= 0xffffffffu;
+			label = t.base + (uint64_t)(int64_t)(int32_t)load_le32(e);
 		} else if (code_read_word(c, t.base + i * t.entry_size, &v)) {
 			label = v;
 		} else {
@@ -524,7 +472,7 @@ static void remember(struct sweep *s, const struct decoded *di)
 		const cs_x86_op *op = &x->operands[i];
 
 		r->op[i] = (struct operand){ op->type, op->reg, op->imm, op->mem.base,
-					     op->mem.index, op->mem.disp, op->mem.scale };
+					     op->mem.index, op->mem.disp };
 		if (op->type == X86_OP_IMM)
 			r->op[i].reg = X86_REG_INVALID;
 		r->nops = i + 1;
