@@ -1,0 +1,81 @@
+/* The shadow-stack hazards of hand-written code, one function each, every function with
+ * ENDBR64 (so no IBT finding), plus ENDBR bytes hidden in an immediate (endbr-stray) and
+ * a function that manages the shadow stack itself (shstk-aware-instruction). */
+	.text
+	.globl	main
+	.type	main, @function
+main:
+	.cfi_startproc
+	endbr64
+	xor	%eax, %eax
+	ret
+	.cfi_endproc
+	.size	main, . - main
+
+/* push then ret: a jump through the return address. */
+	.globl	ret_as_jump
+	.type	ret_as_jump, @function
+ret_as_jump:
+	.cfi_startproc
+	endbr64
+	push	%rdi
+	ret
+	.cfi_endproc
+	.size	ret_as_jump, . - ret_as_jump
+
+/* The return address overwritten in place. */
+	.globl	slot_write
+	.type	slot_write, @function
+slot_write:
+	.cfi_startproc
+	endbr64
+	mov	%rdi, (%rsp)
+	ret
+	.cfi_endproc
+	.size	slot_write, . - slot_write
+
+/* A return on another stack. */
+	.globl	pivot
+	.type	pivot, @function
+pivot:
+	.cfi_startproc
+	endbr64
+	mov	%rdi, %rsp
+	ret
+	.cfi_endproc
+	.size	pivot, . - pivot
+
+/* A return through pop and jmp. */
+	.globl	pop_jmp
+	.type	pop_jmp, @function
+pop_jmp:
+	.cfi_startproc
+	endbr64
+	pop	%rcx
+	jmp	*%rcx
+	.cfi_endproc
+	.size	pop_jmp, . - pop_jmp
+
+/* ENDBR64's bytes (f3 0f 1e fa) as an immediate. */
+	.globl	stray
+	.type	stray, @function
+stray:
+	.cfi_startproc
+	endbr64
+	mov	$0xfa1e0ff3, %eax
+	ret
+	.cfi_endproc
+	.size	stray, . - stray
+
+/* Reads the shadow-stack pointer. */
+	.globl	read_ssp
+	.type	read_ssp, @function
+read_ssp:
+	.cfi_startproc
+	endbr64
+	xor	%eax, %eax
+	rdsspq	%rax
+	ret
+	.cfi_endproc
+	.size	read_ssp, . - read_ssp
+	.section .note.GNU-stack, "", @progbits
