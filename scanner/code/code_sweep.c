@@ -107,6 +107,13 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	return false;
 }
 
+/* An imm32 that is exactly a function start: the code takes that function's address. */
+static void code_ref_imm32(struct code_ctx *c, uint64_t v, uint64_t evidence)
+{
+	if (exec_address(c, v) && code_is_function_start(c, v))
+		code_add_target(c, v, "code-ref", evidence);
+}
+
 static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			      uint64_t addr)
 {
@@ -179,15 +186,15 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		break;
 	}
 	/* Position-dependent code names functions by absolute address: mov $func, %reg
-	 * (b8+r, c7 c0+r, with or without REX) and push $func. */
-	if (c->m->e_type == ET_EXEC && i + 5 <= n &&
-	    ((b >= 0xb8 && b <= 0xbf) || b == 0x68 ||
-	     (b == 0xc7 && i + 6 <= n && (p[i + 1] & 0xf8) == 0xc0))) {
-		size_t at = b == 0xc7 ? i + 2 : i + 1;
-		uint64_t v = load_le32(p + at);
+	 * (b8+r), push $func, and mov $func to a register or to memory (c7 /0: a
+	 * function pointer stored to a variable or to an argument slot on the stack). */
+	if (c->m->e_type == ET_EXEC && i + 5 <= n && ((b >= 0xb8 && b <= 0xbf) || b == 0x68))
+		code_ref_imm32(c, load_le32(p + i + 1), addr + i);
+	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
+		size_t at = i + 1 + ((p[i + 1] >> 6) == 3 ? 1 : modrm_mem_length(p[i + 1], p[i + 2]));
 
-		if (exec_address(c, v) && code_is_function_start(c, v))
-			code_add_target(c, v, "code-ref", addr + i);
+		if (at + 4 <= n)
+			code_ref_imm32(c, load_le32(p + at), addr + i);
 	}
 	return false;
 }
