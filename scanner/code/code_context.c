@@ -144,6 +144,28 @@ static void build_starts(struct code_ctx *c)
 			c->starts[c->nstarts++] = c->starts[i];
 }
 
+/* i386 PIC code keeps _GLOBAL_OFFSET_TABLE_ in a register and names code and tables
+ * relative to it: the start of .got.plt, which DT_PLTGOT gives too. */
+static uint64_t got_address(const struct elf_model *m)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t v;
+
+	if (elf_model_dynamic_value(m, DT_PLTGOT, &v))
+		return v;
+	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(m->elf, m->shstrndx, sh.sh_name);
+		if (name && strcmp(name, ".got.plt") == 0)
+			return sh.sh_addr;
+	}
+	return 0;
+}
+
 static bool is_bind_now(const struct elf_model *m)
 {
 	uint64_t v;
@@ -165,6 +187,7 @@ void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct r
 	c->is64 = m->elf_class == ELFCLASS64;
 	c->word = c->is64 ? 8 : 4;
 	c->bind_now = is_bind_now(m);
+	c->got = got_address(m);
 	load_ranges(c);
 	load_symbols(c);
 	eh_frame_load(m, &c->fdes, &c->nfdes);

@@ -55,6 +55,7 @@ struct code_ctx {
 	bool is64;
 	unsigned word;                /* 8 or 4 */
 	bool bind_now;
+	uint64_t got;                 /* _GLOBAL_OFFSET_TABLE_, which i386 PIC code addresses from; 0 if none */
 
 	struct exec_range *ranges;
 	size_t nranges;

@@ -22,6 +22,7 @@ struct operand {
 	int64_t imm;          /* X86_OP_IMM */
 	x86_reg base, index;  /* X86_OP_MEM */
 	int64_t disp;
+	int scale;
 };
 
 /* What the instruction checks remember of the instructions before the current one. */
@@ -306,7 +307,8 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 struct table {
 	uint64_t base;
 	unsigned entry_size;
-	bool relative;        /* int32 offsets from BASE (PIC), else absolute addresses */
+	bool relative;        /* int32 offsets from ORIGIN (PIC), else absolute addresses */
+	uint64_t origin;      /* BASE on x86-64; _GLOBAL_OFFSET_TABLE_ on i386 */
 	uint64_t count;       /* 0: unknown, read while entries make sense */
 };
 
@@ -353,6 +355,29 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[1].type == X86_OP_MEM &&
 		    r->op[1].base == X86_REG_RIP) {
 			t->base = r->addr + r->size + (uint64_t)r->op[1].disp;
+			t->origin = t->base;
+			t->entry_size = 4;
+			t->relative = true;
+			t->count = bound_from_history(s);
+			return true;
+		}
+	}
+	/* i386 PIC, with %rG holding _GLOBAL_OFFSET_TABLE_ and entries GOT-relative:
+	 * add table@GOTOFF(%rG,%rI,4),%rG; jmp *%rG (gcc, clang), or
+	 * mov table@GOTOFF(%rG,%rI,4),%rX; add %rG,%rX; jmp *%rX. */
+	for (k = 0; !s->c->is64 && s->c->got && k < s->nhist && k < 3; k++) {
+		const struct recent *r = before(s, k);
+
+		if ((r->id == X86_INS_ADD || r->id == X86_INS_MOV) && r->nops == 2 &&
+		    r->op[0].type == X86_OP_REG && r->op[0].reg == op->reg &&
+		    r->op[1].type == X86_OP_MEM && r->op[1].base != X86_REG_INVALID &&
+		    r->op[1].index != X86_REG_INVALID && r->op[1].scale == 4 &&
+		    (r->id == X86_INS_ADD ? r->op[1].base == op->reg
+					  : k >= 1 && before(s, k - 1)->id == X86_INS_ADD &&
+						    before(s, k - 1)->op[1].type == X86_OP_REG &&
+						    before(s, k - 1)->op[1].reg == r->op[1].base)) {
+			t->base = (s->c->got + (uint64_t)r->op[1].disp) & 0xffffffffull;
+			t->origin = s->c->got;
 			t->entry_size = 4;
 			t->relative = true;
 			t->count = bound_from_history(s);
@@ -383,7 +408,9 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 		if (!e)
 			break;
 		if (t.relative) {
-			label = t.base + (uint64_t)(int64_t)(int32_t)load_le32(e);
+			label = t.origin + (uint64_t)(int64_t)(int32_t)load_le32(e);
+			if (!c->is64)
+				label &= 0xffffffffull;
 		} else if (code_read_word(c, t.base + i * t.entry_size, &v)) {
 			label = v;
 		} else {
@@ -479,7 +506,7 @@ static void remember(struct sweep *s, const struct decoded *di)
 		const cs_x86_op *op = &x->operands[i];
 
 		r->op[i] = (struct operand){ op->type, op->reg, op->imm, op->mem.base,
-					     op->mem.index, op->mem.disp };
+					     op->mem.index, op->mem.disp, op->mem.scale };
 		if (op->type == X86_OP_IMM)
 			r->op[i].reg = X86_REG_INVALID;
 		r->nops = i + 1;
