@@ -153,6 +153,15 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 			if (code_is_function_start(c, t))
 				code_add_target(c, t, "code-ref", addr + i - 1);
 		}
+		/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
+		if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 &&
+		    (p[i + 1] & 7) != 4) {
+			uint64_t t = (c->got + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) &
+				     0xffffffffull;
+
+			if (code_is_function_start(c, t))
+				code_add_target(c, t, "code-ref", addr + i);
+		}
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
 		if (c->nreturns_twice && i + 5 <= n) {
