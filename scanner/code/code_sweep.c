@@ -123,9 +123,11 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	switch (b) {
 	case 0xff:
 		/* jmp *table(,%reg,N) and jmp *%reg without notrack: table dispatches
-		 * (and pop; jmp, which the shadow-stack check wants either way) */
+		 * (and pop; jmp, which the shadow-stack check wants either way). With
+		 * notrack too in a position-dependent file: its absolute table is no list
+		 * of function pointers for the data scan. */
 		if (i + 2 < n && p[i + 1] == 0x24 && (p[i + 2] & 7) == 5 &&
-		    !(i >= 1 && p[i - 1] == 0x3e))
+		    (!(i >= 1 && p[i - 1] == 0x3e) || c->m->e_type == ET_EXEC))
 			return true;
 		if (i + 1 < n && (p[i + 1] & 0xf8) == 0xe0) {
 			size_t k = i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? i - 1 : i;
@@ -396,7 +398,9 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 	return false;
 }
 
-static void check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+/* A notrack jmp needs no ENDBR at its labels: its table is only recorded. */
+static void check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x,
+			     bool tracked)
 {
 	struct code_ctx *c = s->c;
 	uint64_t i, limit, lacking = 0, entries = 0;
@@ -448,7 +452,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	if (!entries)
 		return;
 	code_add_table(c, t.base, t.base + (t.count ? t.count : entries) * t.entry_size);
-	if (lacking)
+	if (lacking && tracked)
 		code_finding(c, "ibt-tracked-jump-table", di->addr, "jump-table",
 			     "tracked jmp (no notrack prefix) through a %llu-entry table at 0x%llx: "
 			     "%llu case label(s) lack ENDBR: %s%s",
@@ -473,8 +477,7 @@ static void check_indirect_jmp(struct sweep *s, const struct decoded *di, const 
 		code_finding(s->c, "shstk-pop-jmp", di->addr, "code-ref",
 			     "return through pop and jmp: the shadow stack keeps the entry CALL "
 			     "pushed, and the next ret no longer matches");
-	if (!is_notrack(x))
-		check_jump_table(s, di, x);
+	check_jump_table(s, di, x, !is_notrack(x));
 }
 
 static void check_operands(struct sweep *s, const struct decoded *di, const cs_x86 *x)
