@@ -201,6 +201,7 @@ void code_ctx_free(struct code_ctx *c)
 	free(c->fdes);
 	free(c->starts);
 	addr_map_free(&c->relocated);
+	addr_map_free(&c->rewritten);
 	addr_map_free(&c->slot_symbol);
 	addr_map_free(&c->plt_symbol);
 	free(c->slot_names);

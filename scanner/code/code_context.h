@@ -67,6 +67,7 @@ struct code_ctx {
 	size_t nstarts;
 
 	struct addr_map relocated;    /* word address -> value after RELATIVE/RELR relocation */
+	struct addr_map rewritten;    /* words other dynamic relocations overwrite (GOT slots) */
 	struct addr_map slot_symbol;  /* GOT slot address -> index of its symbol name below */
 	const char **slot_names;
 	size_t nslot_names;

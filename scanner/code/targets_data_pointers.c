@@ -1,8 +1,9 @@
 /* Code addresses kept in data. A position-dependent executable stores function pointers
  * without relocations: an aligned word in a data section that holds an address in an
  * executable section is the evidence (hand-written asm has no FDE and, stripped, no
- * symbol). Recovered jump tables are not function pointers and are left out. The same
- * walk finds vsyscall addresses kept in data. */
+ * symbol). Recovered jump tables are not function pointers and are left out, as are
+ * words a dynamic relocation overwrites (a BIND_NOW GOT still holds lazy PLT slots).
+ * The same walk finds vsyscall addresses kept in data. */
 #include "config.h"
 
 #include "targets.h"
@@ -45,7 +46,8 @@ static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
 				     vsyscall_name(v));
 			continue;
 		}
-		if (pointers && code_range_of(c, v) && !code_in_table(c, a))
+		if (pointers && code_range_of(c, v) && !code_in_table(c, a) &&
+		    !addr_map_get(&c->rewritten, a, &v))
 			code_add_target(c, v, "data-pointer", a);
 	}
 }

@@ -138,6 +138,9 @@ static void one_reloc(struct code_ctx *c, const struct dynsyms *ds, uint64_t off
 		addend = (int64_t)inplace;
 	if (symidx)
 		symbol_at(c, ds, symidx, &symval, &defined, &name);
+	/* What was in the word before is gone by the time the program runs. */
+	if (k != RK_RELATIVE)
+		addr_map_put(&c->rewritten, offset, 1);
 	switch (k) {
 	case RK_RELATIVE:
 		value = (uint64_t)addend;
