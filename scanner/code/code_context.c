@@ -272,6 +272,30 @@ uint64_t code_function_end(const struct code_ctx *c, uint64_t addr)
 	return end;
 }
 
+/* "section+0xN" for an address in a loaded section. */
+static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr >= sh.sh_size)
+			continue;
+		name = elf_strptr(c->m->elf, c->m->shstrndx, sh.sh_name);
+		if (!name || !*name)
+			continue;
+		if (addr == sh.sh_addr)
+			snprintf(buf, len, "%s", name);
+		else
+			snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)(addr - sh.sh_addr));
+		return true;
+	}
+	return false;
+}
+
 void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi = c->nsyms;
@@ -297,6 +321,9 @@ void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t
 			snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
 		return;
 	}
+	/* A data word (vsyscall-data): after its section, not after the code before it. */
+	if (!code_range_of(c, addr) && data_section_name(c, addr, buf, len))
+		return;
 	/* No symbol: name it after the function start the FDEs or the sections give. */
 	s = NULL;
 	{
