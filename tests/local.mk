@@ -47,10 +47,15 @@ EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh te
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
 EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
+# Indirect-branch targets: corpus/targets built with gcc and clang, against its manifest.
+TESTS += tests/corpus-targets.sh
+EXTRA_DIST += tests/corpus-targets.sh
+tests/corpus-targets.log: elfcet/elfcet
 # What the end-to-end tests leave in the build tree.
 clean-local: clean-test-outputs
 clean-test-outputs:
-	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected
+	rm -rf tests/corpus-notes.out tests/corpus-notes.out.actual tests/corpus-notes.out.expected \
+		tests/corpus-targets.out tests/corpus-targets.out.build.log
 .PHONY: clean-test-outputs
 
 # elfcet run and the QEMU checking plugin (vm/plugin).
