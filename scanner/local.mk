@@ -18,6 +18,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/audit.c scanner/audit.h \
 	scanner/path_walk.c scanner/path_walk.h \
 	scanner/audit_runner.c scanner/audit_runner.h \
+	scanner/json_out.c scanner/json_out.h \
 	scanner/report.h scanner/report_text.c scanner/report_json.c \
 	scanner/mark_plan.c scanner/mark_plan.h \
 	scanner/mark_layout.c scanner/mark_layout.h \

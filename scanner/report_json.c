@@ -1,37 +1,84 @@
-/* The JSON report (schema in elfcet.1): files stream out one object at a time, skipped
- * files and errors are collected and written after them with the summary. */
+/* The JSON report (schema in elfcet.1): audited files stream out one object per line as
+ * they are written, skipped files and errors are collected and written after them with
+ * the summary. */
 #include "config.h"
 
 #include "report.h"
 
 #include "gnu_property.h"
+#include "json_out.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct json_report {
-	FILE *out;
-	bool first;
-	json_object *skipped;
-	json_object *errors;
+/* A skipped or failed file: its path and the reason. */
+struct path_note {
+	char *path, *text;
 };
 
-static json_object *u64(uint64_t v)
+struct path_notes {
+	struct path_note *items;
+	size_t count, cap;
+};
+
+struct json_report {
+	struct json_out j;
+	struct path_notes skipped, errors;
+};
+
+static char *copy(const char *s)
 {
-	return json_object_new_int64((int64_t)v);
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		abort();
+	return d;
 }
 
-static json_object *optional_u32(bool present, uint32_t v)
+static void path_notes_add(struct path_notes *l, const struct file_report *rep)
 {
-	return present ? json_object_new_int64(v) : NULL;
+	if (l->count == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->items = realloc(l->items, l->cap * sizeof(*l->items));
+		if (!l->items)
+			abort();
+	}
+	l->items[l->count++] = (struct path_note){ copy(rep->path), copy(rep->message) };
 }
 
-static json_object *bit_names(uint32_t type, uint32_t value)
+/* Writes the list as KEY: [{"path": ..., TEXT_KEY: ...}, ...] and frees it. */
+static void path_notes_write(struct json_out *j, struct path_notes *l, const char *key,
+			     const char *text_key)
 {
-	json_object *a = json_object_new_array();
+	size_t i;
+
+	json_open_array(j, key);
+	for (i = 0; i < l->count; i++) {
+		json_open_object(j, NULL);
+		json_str(j, "path", l->items[i].path);
+		json_str(j, text_key, l->items[i].text);
+		json_close_object(j);
+		free(l->items[i].path);
+		free(l->items[i].text);
+	}
+	json_close_array(j);
+	free(l->items);
+}
+
+static void optional_u32(struct json_out *j, const char *key, bool present, uint32_t v)
+{
+	if (present)
+		json_uint(j, key, v);
+	else
+		json_null(j, key);
+}
+
+static void bit_names(struct json_out *j, uint32_t type, uint32_t value)
+{
 	unsigned bit;
 
+	json_open_array(j, "bits");
 	for (bit = 0; bit < 32; bit++) {
 		const char *name = gnu_property_bit_name(type, bit);
 		char hex[16];
@@ -42,150 +89,130 @@ static json_object *bit_names(uint32_t type, uint32_t value)
 			snprintf(hex, sizeof(hex), "0x%x", 1u << bit);
 			name = hex;
 		}
-		json_object_array_add(a, json_object_new_string(name));
+		json_array_str(j, name, strlen(name));
 	}
-	return a;
+	json_close_array(j);
 }
 
-static json_object *property_json(const struct gnu_property *p)
+static void property_json(struct json_out *j, const struct gnu_property *p)
 {
-	json_object *o = json_object_new_object();
-	const char *name = gnu_property_type_name(p->type);
-
-	json_object_object_add(o, "type", u64(p->type));
-	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
-	json_object_object_add(o, "datasz", u64(p->datasz));
-	json_object_object_add(o, "value", p->has_value ? u64(p->value) : NULL);
+	json_open_object(j, NULL);
+	json_uint(j, "type", p->type);
+	json_str(j, "name", gnu_property_type_name(p->type));
+	json_uint(j, "datasz", p->datasz);
+	if (p->has_value)
+		json_uint(j, "value", p->value);
+	else
+		json_null(j, "value");
 	if (p->datasz == 4 && gnu_property_bit_name(p->type, 0))
-		json_object_object_add(o, "bits", bit_names(p->type, (uint32_t)p->value));
-	return o;
+		bit_names(j, p->type, (uint32_t)p->value);
+	json_close_object(j);
 }
 
-static json_object *properties_json(const struct property_note *note)
+static void properties_json(struct json_out *j, const struct property_note *note)
 {
-	json_object *o = json_object_new_object();
-	json_object *list = json_object_new_array();
 	size_t i;
 
-	json_object_object_add(o, "source",
-			       json_object_new_string(property_source_name(note->source)));
-	json_object_object_add(o, "feature_1_and",
-			       optional_u32(note->has_feature_1_and, note->feature_1_and));
-	json_object_object_add(o, "isa_1_needed",
-			       optional_u32(note->has_isa_1_needed, note->isa_1_needed));
-	json_object_object_add(o, "note_offset", note->source != PROPERTY_SOURCE_NONE
-							 ? u64(note->note_offset)
-							 : NULL);
-	json_object_object_add(o, "complete", json_object_new_boolean(note->complete ||
-								      note->source ==
-									      PROPERTY_SOURCE_NONE));
+	json_open_object(j, "properties");
+	json_str(j, "source", property_source_name(note->source));
+	optional_u32(j, "feature_1_and", note->has_feature_1_and, note->feature_1_and);
+	optional_u32(j, "isa_1_needed", note->has_isa_1_needed, note->isa_1_needed);
+	if (note->source != PROPERTY_SOURCE_NONE)
+		json_uint(j, "note_offset", note->note_offset);
+	else
+		json_null(j, "note_offset");
+	json_boolean(j, "complete", note->complete || note->source == PROPERTY_SOURCE_NONE);
+	json_open_array(j, "list");
 	for (i = 0; i < note->count; i++)
-		json_object_array_add(list, property_json(&note->props[i]));
-	json_object_object_add(o, "list", list);
-	return o;
+		property_json(j, &note->props[i]);
+	json_close_array(j);
+	json_close_object(j);
 }
 
-static json_object *reading_json(const struct consumer_reading *r, bool kernel)
+static void reading_json(struct json_out *j, const char *key, const struct consumer_reading *r,
+			 bool kernel)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "sees_note", json_object_new_boolean(r->sees_note));
-	json_object_object_add(o, "accepted", json_object_new_boolean(r->accepted));
+	json_open_object(j, key);
+	json_boolean(j, "sees_note", r->sees_note);
+	json_boolean(j, "accepted", r->accepted);
 	if (kernel)
-		json_object_object_add(o, "errno",
-				       r->error == 0 ? NULL
-						     : json_object_new_string(
-							       r->error == EIO ? "EIO" : "ENOEXEC"));
-	json_object_object_add(o, "rule", r->rule ? json_object_new_string(r->rule) : NULL);
-	json_object_object_add(o, "feature_1_and",
-			       optional_u32(r->has_feature_1_and, r->feature_1_and));
-	json_object_object_add(o, "isa_1_needed",
-			       optional_u32(r->has_isa_1_needed, r->isa_1_needed));
-	return o;
+		json_str(j, "errno", r->error == 0 ? NULL : r->error == EIO ? "EIO" : "ENOEXEC");
+	json_str(j, "rule", r->rule);
+	optional_u32(j, "feature_1_and", r->has_feature_1_and, r->feature_1_and);
+	optional_u32(j, "isa_1_needed", r->has_isa_1_needed, r->isa_1_needed);
+	json_close_object(j);
 }
 
-static json_object *consumers_json(unsigned consumers)
+static void consumers_json(struct json_out *j, unsigned consumers)
 {
-	json_object *a = json_object_new_array();
-
+	json_open_array(j, "rejected_by");
 	if (consumers & CONSUMER_KERNEL)
-		json_object_array_add(a, json_object_new_string("kernel"));
+		json_array_str(j, "kernel", strlen("kernel"));
 	if (consumers & CONSUMER_GLIBC)
-		json_object_array_add(a, json_object_new_string("glibc"));
-	return a;
+		json_array_str(j, "glibc", strlen("glibc"));
+	json_close_array(j);
 }
 
-static json_object *problems_json(const struct problem_list *list)
+static void problems_json(struct json_out *j, const struct problem_list *list)
 {
-	json_object *a = json_object_new_array();
 	size_t i;
 
+	json_open_array(j, "problems");
 	for (i = 0; i < list->count; i++) {
 		const struct problem *p = &list->items[i];
-		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "rule", json_object_new_string(p->rule));
-		json_object_object_add(o, "severity",
-				       json_object_new_string(severity_name(p->severity)));
-		json_object_object_add(o, "message",
-				       json_object_new_string(p->message ? p->message : ""));
-		json_object_object_add(o, "rejected_by", consumers_json(p->rejected_by));
-		json_object_array_add(a, o);
+		json_open_object(j, NULL);
+		json_str(j, "rule", p->rule);
+		json_str(j, "severity", severity_name(p->severity));
+		json_str(j, "message", p->message ? p->message : "");
+		consumers_json(j, p->rejected_by);
+		json_close_object(j);
 	}
-	return a;
+	json_close_array(j);
 }
 
-static json_object *findings_json(const struct finding_list *list)
+static void findings_json(struct json_out *j, const struct finding_list *list)
 {
-	json_object *a = json_object_new_array();
 	size_t i;
 
+	json_open_array(j, "findings");
 	for (i = 0; i < list->count; i++) {
 		const struct finding *f = &list->items[i];
-		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "rule", json_object_new_string(f->rule));
-		json_object_object_add(o, "address", u64(f->address));
-		json_object_object_add(o, "symbol",
-				       f->symbol ? json_object_new_string(f->symbol) : NULL);
-		json_object_object_add(o, "via", f->via ? json_object_new_string(f->via) : NULL);
-		json_object_object_add(o, "severity",
-				       json_object_new_string(severity_name(f->severity)));
-		json_object_object_add(o, "message",
-				       json_object_new_string(f->message ? f->message : ""));
-		json_object_array_add(a, o);
+		json_open_object(j, NULL);
+		json_str(j, "rule", f->rule);
+		json_uint(j, "address", f->address);
+		json_str(j, "symbol", f->symbol);
+		json_str(j, "via", f->via);
+		json_str(j, "severity", severity_name(f->severity));
+		json_str(j, "message", f->message ? f->message : "");
+		json_close_object(j);
 	}
-	return a;
+	json_close_array(j);
 }
 
-static json_object *file_json(const struct file_report *rep)
+static void file_json(struct json_out *j, const struct file_report *rep)
 {
-	json_object *o = json_object_new_object();
-	json_object *verdicts = json_object_new_object();
-	json_object *consumers = json_object_new_object();
-
-	json_object_object_add(o, "path", json_object_new_string(rep->path));
-	json_object_object_add(o, "class", json_object_new_int(rep->elf_class));
-	json_object_object_add(o, "machine",
-			       json_object_new_string(elf_machine_name(rep->machine)));
-	json_object_object_add(o, "type", json_object_new_string(elf_kind_name(rep->kind)));
-	json_object_object_add(o, "interpreter",
-			       rep->interp ? json_object_new_string(rep->interp) : NULL);
-	json_object_object_add(o, "kernel_reads_note_of",
-			       json_object_new_string(rep->props.kernel_reads_interpreter
-							      ? "interpreter"
-							      : "self"));
-	json_object_object_add(o, "properties", properties_json(&rep->props.note));
-	json_object_object_add(consumers, "kernel", reading_json(&rep->props.kernel, true));
-	json_object_object_add(consumers, "glibc", reading_json(&rep->props.glibc, false));
-	json_object_object_add(o, "consumers", consumers);
-	json_object_object_add(o, "problems", problems_json(&rep->problems));
-	json_object_object_add(verdicts, "ibt", json_object_new_string(verdict_name(rep->ibt)));
-	json_object_object_add(verdicts, "shstk",
-			       json_object_new_string(verdict_name(rep->shstk)));
-	json_object_object_add(o, "verdicts", verdicts);
-	json_object_object_add(o, "findings", findings_json(&rep->findings));
-	return o;
+	json_open_object(j, NULL);
+	json_str(j, "path", rep->path);
+	json_int(j, "class", rep->elf_class);
+	json_str(j, "machine", elf_machine_name(rep->machine));
+	json_str(j, "type", elf_kind_name(rep->kind));
+	json_str(j, "interpreter", rep->interp);
+	json_str(j, "kernel_reads_note_of",
+		 rep->props.kernel_reads_interpreter ? "interpreter" : "self");
+	properties_json(j, &rep->props.note);
+	json_open_object(j, "consumers");
+	reading_json(j, "kernel", &rep->props.kernel, true);
+	reading_json(j, "glibc", &rep->props.glibc, false);
+	json_close_object(j);
+	problems_json(j, &rep->problems);
+	json_open_object(j, "verdicts");
+	json_str(j, "ibt", verdict_name(rep->ibt));
+	json_str(j, "shstk", verdict_name(rep->shstk));
+	json_close_object(j);
+	findings_json(j, &rep->findings);
+	json_close_object(j);
 }
 
 struct json_report *report_json_begin(FILE *out)
@@ -194,71 +221,57 @@ struct json_report *report_json_begin(FILE *out)
 
 	if (!jr)
 		abort();
-	jr->out = out;
-	jr->first = true;
-	jr->skipped = json_object_new_array();
-	jr->errors = json_object_new_array();
-	fprintf(out, "{\"schema\":%d,\"tool\":\"%s %s\",\"files\":[", ELFCET_JSON_SCHEMA,
-		PACKAGE_NAME, PACKAGE_VERSION);
+	json_begin(&jr->j, out);
+	json_int(&jr->j, "schema", ELFCET_JSON_SCHEMA);
+	json_str(&jr->j, "tool", PACKAGE_NAME " " PACKAGE_VERSION);
+	json_open_array(&jr->j, "files");
 	return jr;
-}
-
-static json_object *path_message(const struct file_report *rep, const char *key)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "path", json_object_new_string(rep->path));
-	json_object_object_add(o, key, json_object_new_string(rep->message ? rep->message : ""));
-	return o;
 }
 
 void report_json_file(struct json_report *jr, const struct file_report *rep)
 {
-	json_object *o;
-
 	switch (rep->status) {
 	case REPORT_AUDITED:
-		o = file_json(rep);
-		fprintf(jr->out, "%s\n%s", jr->first ? "" : ",",
-			json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
-		jr->first = false;
+		json_newline(&jr->j);
+		file_json(&jr->j, rep);
 		break;
 	case REPORT_SKIPPED:
-		json_object_array_add(jr->skipped, path_message(rep, "reason"));
+		path_notes_add(&jr->skipped, rep);
 		break;
 	case REPORT_ERROR:
 	case REPORT_NOT_ELF:
-		json_object_array_add(jr->errors, path_message(rep, "message"));
+		path_notes_add(&jr->errors, rep);
 		break;
 	}
 }
 
-static json_object *verdict_counts(const size_t *counts)
+static void verdict_counts(struct json_out *j, const char *key, const size_t *counts)
 {
-	json_object *o = json_object_new_object();
 	int v;
 
+	json_open_object(j, key);
 	for (v = VERDICT_NOT_APPLICABLE; v <= VERDICT_NOT_READY; v++)
-		json_object_object_add(o, verdict_name((enum verdict)v), u64(counts[v]));
-	return o;
+		json_uint(j, verdict_name((enum verdict)v), counts[v]);
+	json_close_object(j);
 }
 
 void report_json_end(struct json_report *jr, const struct audit_summary *s)
 {
-	json_object *sum = json_object_new_object();
+	struct json_out *j = &jr->j;
 
-	json_object_object_add(sum, "audited", u64(s->audited));
-	json_object_object_add(sum, "skipped", u64(s->skipped));
-	json_object_object_add(sum, "errors", u64(s->errors + s->not_elf_named));
-	json_object_object_add(sum, "ibt", verdict_counts(s->ibt));
-	json_object_object_add(sum, "shstk", verdict_counts(s->shstk));
-	fprintf(jr->out, "\n],\"skipped\":%s,\n\"errors\":%s,\n\"summary\":%s}\n",
-		json_object_to_json_string_ext(jr->skipped, JSON_C_TO_STRING_PLAIN),
-		json_object_to_json_string_ext(jr->errors, JSON_C_TO_STRING_PLAIN),
-		json_object_to_json_string_ext(sum, JSON_C_TO_STRING_PLAIN));
-	json_object_put(sum);
-	json_object_put(jr->skipped);
-	json_object_put(jr->errors);
+	json_close_array(j);
+	json_newline(j);
+	path_notes_write(j, &jr->skipped, "skipped", "reason");
+	json_newline(j);
+	path_notes_write(j, &jr->errors, "errors", "message");
+	json_newline(j);
+	json_open_object(j, "summary");
+	json_uint(j, "audited", s->audited);
+	json_uint(j, "skipped", s->skipped);
+	json_uint(j, "errors", s->errors + s->not_elf_named);
+	verdict_counts(j, "ibt", s->ibt);
+	verdict_counts(j, "shstk", s->shstk);
+	json_close_object(j);
+	json_end(j);
 	free(jr);
 }

@@ -113,7 +113,7 @@ tests_add_property_note_SOURCES = tests/add_property_note.c
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test_vm_guest
 TESTS += tests/test_vm_guest
-tests_test_vm_guest_SOURCES = tests/test_vm_guest.c vm/guest/job_parse.c vm/guest/json_out.c
+tests_test_vm_guest_SOURCES = tests/test_vm_guest.c vm/guest/job_parse.c scanner/json_out.c
 tests_test_vm_guest_CFLAGS = $(UNIT_CFLAGS)
 tests_test_vm_guest_LDADD = $(CMOCKA_LIBS) $(JSONC_LIBS)
 endif

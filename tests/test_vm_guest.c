@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "vm/guest/job_parse.h"
-#include "vm/guest/json_out.h"
+#include "scanner/json_out.h"
 
 #include <json-c/json.h>
 #include <stdio.h>

@@ -47,15 +47,15 @@ EXTRA_DIST += \
 # -fsanitize=address); tests/test_vm_guest builds its reader and writer for the host,
 # and the sanitizer build checks them there.
 GUEST_RUNNER_C = $(srcdir)/vm/guest/runner.c $(srcdir)/vm/guest/job_parse.c \
-	$(srcdir)/vm/guest/json_out.c $(srcdir)/vm/guest/window.S
-GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/vm/guest/json_out.h
+	$(srcdir)/scanner/json_out.c $(srcdir)/vm/guest/window.S
+GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/scanner/json_out.h
 vm/guest/runner: $(GUEST_RUNNER_C) $(GUEST_RUNNER_H)
 	@mkdir -p vm/guest
-	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -o $@ $(GUEST_RUNNER_C)
+	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -I$(srcdir)/scanner -o $@ $(GUEST_RUNNER_C)
 all-local: vm/guest/runner
 CLEANFILES += vm/guest/runner
 EXTRA_DIST += vm/guest/runner.c vm/guest/job_parse.c vm/guest/job_parse.h \
-	vm/guest/json_out.c vm/guest/json_out.h vm/guest/window.S
+	vm/guest/window.S
 
 # The VM verification of the note corpus (not part of `make check`: it boots a kernel).
 # Builds the property-note corpus and the ld.so corpus, runs vm/verify on them with the

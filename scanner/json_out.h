@@ -1,10 +1,12 @@
-/* A tiny JSON writer for the guest runner: the runner is linked statically against glibc
- * alone, so it cannot use json-c. Strings are escaped completely (quotes, backslashes,
+/* A small streaming JSON writer. The audit report writes tens of thousands of findings per
+ * file: building a json-c tree for each costs more than the audit itself, and the guest
+ * runner, linked statically against glibc alone, cannot use json-c at all. Strings are
+ * escaped completely (quotes, backslashes,
  * control characters); well-formed UTF-8 is kept and every other byte that is not printable
  * ASCII is written as \u00XX (its Latin-1 reading), so any
  * program output, valid UTF-8 or not, stays one valid JSON string. */
-#ifndef ELFCET_VM_JSON_OUT_H
-#define ELFCET_VM_JSON_OUT_H
+#ifndef ELFCET_JSON_OUT_H
+#define ELFCET_JSON_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +29,7 @@ void json_key(struct json_out *j, const char *key);   /* "key": (for a nested va
 void json_str(struct json_out *j, const char *key, const char *value); /* null if NULL */
 void json_strn(struct json_out *j, const char *key, const char *value, size_t len);
 void json_int(struct json_out *j, const char *key, long long value);
+void json_uint(struct json_out *j, const char *key, uint64_t value);
 void json_boolean(struct json_out *j, const char *key, bool value);
 void json_null(struct json_out *j, const char *key);
 void json_hex(struct json_out *j, const char *key, uint64_t value); /* "0x..." string */
@@ -37,5 +40,8 @@ void json_close_object(struct json_out *j);
 void json_open_array(struct json_out *j, const char *key);
 void json_close_array(struct json_out *j);
 void json_array_str(struct json_out *j, const char *value, size_t len);
+
+/* Starts a new line before the next member (the comma, if one is due, ends this line). */
+void json_newline(struct json_out *j);
 
 #endif

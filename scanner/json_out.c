@@ -1,4 +1,4 @@
-/* The guest runner's JSON writer (see json_out.h). */
+/* The streaming JSON writer (see json_out.h). */
 #include "json_out.h"
 
 #include <inttypes.h>
@@ -32,14 +32,29 @@ static size_t utf8_length(const unsigned char *s, size_t len)
 	return need;
 }
 
+/* Whether C is written as it is: printable ASCII other than the quote and backslash. */
+static bool plain_byte(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 void json_string_raw(FILE *f, const char *s, size_t len)
 {
-	size_t i;
+	size_t i = 0;
 
 	fputc('"', f);
-	for (i = 0; i < len; i++) {
+	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
+		size_t run = i, n;
 
+		/* Plain text, the bulk of every string, goes out in one write. */
+		while (run < len && plain_byte((unsigned char)s[run]))
+			run++;
+		if (run > i) {
+			fwrite(s + i, 1, run - i, f);
+			i = run;
+			continue;
+		}
 		switch (c) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -47,20 +62,15 @@ void json_string_raw(FILE *f, const char *s, size_t len)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (c >= 0x80) {
-				size_t n = utf8_length((const unsigned char *)s + i, len - i);
-
-				if (n) {
-					fwrite(s + i, 1, n, f);
-					i += n - 1;
-					break;
-				}
+			n = c >= 0x80 ? utf8_length((const unsigned char *)s + i, len - i) : 0;
+			if (n) {
+				fwrite(s + i, 1, n, f);
+				i += n;
+				continue;
 			}
-			if (c < 0x20 || c >= 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
+			fprintf(f, "\\u%04x", c);
 		}
+		i++;
 	}
 	fputc('"', f);
 }
@@ -132,6 +142,12 @@ void json_int(struct json_out *j, const char *key, long long value)
 	fprintf(j->f, "%lld", value);
 }
 
+void json_uint(struct json_out *j, const char *key, uint64_t value)
+{
+	json_key(j, key);
+	fprintf(j->f, "%" PRIu64, value);
+}
+
 void json_boolean(struct json_out *j, const char *key, bool value)
 {
 	json_key(j, key);
@@ -174,4 +190,12 @@ void json_array_str(struct json_out *j, const char *value, size_t len)
 {
 	json_key(j, NULL);
 	json_string_raw(j->f, value, len);
+}
+
+void json_newline(struct json_out *j)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->f);
+	j->need_comma[j->depth] = false;
+	fputc('\n', j->f);
 }
