@@ -4,7 +4,8 @@
  * escaped completely (quotes, backslashes,
  * control characters); well-formed UTF-8 is kept and every other byte that is not printable
  * ASCII is written as \u00XX (its Latin-1 reading), so any
- * program output, valid UTF-8 or not, stays one valid JSON string. */
+ * program output, valid UTF-8 or not, stays one valid JSON string. The writer uses stdio's
+ * unlocked calls: its FILE must be written by one thread only. */
 #ifndef ELFCET_JSON_OUT_H
 #define ELFCET_JSON_OUT_H
 
