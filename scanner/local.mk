@@ -40,4 +40,4 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/check_endbr.c
 
 # What every program linked with the library needs.
-ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(JSONC_LIBS)
+ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(ZYDIS_LIBS) $(JSONC_LIBS)

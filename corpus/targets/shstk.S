@@ -45,6 +45,64 @@ pivot:
 	.cfi_endproc
 	.size	pivot, . - pivot
 
+/* The other stack set a few instructions before the ret, as Go's runtime switches stacks. */
+	.globl	pivot_later
+	.type	pivot_later, @function
+pivot_later:
+	.cfi_startproc
+	endbr64
+	mov	%rsi, %rsp
+	mov	%eax, 0x20(%rsp)
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	pivot_later, . - pivot_later
+
+/* No finding: %rsp saved in %rbx, realigned, and put back (ld.so's trampolines). */
+	.globl	realign
+	.type	realign, @function
+realign:
+	.cfi_startproc
+	endbr64
+	push	%rbx
+	mov	%rsp, %rbx
+	and	$-64, %rsp
+	sub	$64, %rsp
+	mov	%rbx, %rsp
+	pop	%rbx
+	ret
+	.cfi_endproc
+	.size	realign, . - realign
+
+/* No finding: an address on this stack, from lea, put back after an alloca. */
+	.globl	alloca_restore
+	.type	alloca_restore, @function
+alloca_restore:
+	.cfi_startproc
+	endbr64
+	lea	8(%rsp), %r8
+	sub	%rdi, %rsp
+	mov	%r8, %rsp
+	sub	$8, %rsp
+	ret
+	.cfi_endproc
+	.size	alloca_restore, . - alloca_restore
+
+/* No finding: whatever %rsp held, the frame pointer puts it back before the ret. */
+	.globl	frame_restore
+	.type	frame_restore, @function
+frame_restore:
+	.cfi_startproc
+	endbr64
+	push	%rbp
+	mov	%rsp, %rbp
+	mov	(%rdi), %rsp
+	mov	%rbp, %rsp
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	frame_restore, . - frame_restore
+
 /* A return through pop and jmp. */
 	.globl	pop_jmp
 	.type	pop_jmp, @function

@@ -2,7 +2,9 @@
  * than objdump; instead a byte scan of each function looks for what the checks care
  * about (tracked indirect jumps, vsyscall immediates, code addresses, returns-twice
  * calls, rets after stack games, CET opcodes, ENDBR bytes off a function start), and only
- * functions holding such bytes are decoded, from their start, to confirm it. */
+ * functions holding such bytes are decoded: measured from their start to find where the
+ * instructions begin, and the last few instructions up to each such byte decoded in full
+ * to confirm it. */
 #include "config.h"
 
 #include "targets.h"
@@ -38,11 +40,13 @@ struct sweep {
 	struct code_ctx *c;
 	struct disasm d;
 	uint64_t func_start, func_end;
+	const unsigned char *func_bytes;  /* the code of [func_start, func_end) */
 	unsigned char *starts_bitmap;  /* instruction starts in [func_start, func_end) */
 	struct recent ring[HISTORY];   /* the last instructions, newest at ring[head] */
 	size_t head, nhist;
 	char cet_used[96];             /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
+	bool first_byte[256];          /* the bytes worth_decoding_at looks at in this file */
 	size_t *cands;                 /* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
 };
@@ -78,6 +82,10 @@ static size_t modrm_mem_length(uint8_t m, uint8_t sib)
 	return len + ((m >> 6) == 1 ? 1 : (m >> 6) == 2 ? 4 : 0);
 }
 
+/* How far before a ret the byte scan looks for a move into %rsp: the check reads up to
+ * four instructions back. */
+#define RSP_WRITE_REACH 24
+
 /* Whether the ret at P[I] follows a push, a store to (%rsp), or a write of %rsp with only
  * pops in between: the shapes the shadow-stack checks look for. */
 static bool ret_after_stack_game(const unsigned char *p, size_t i)
@@ -104,6 +112,12 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	for (j = k >= 9 ? k - 9 : 0; j + 2 < k; j++)  /* mov mem,%rsp */
 		if (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && (p[j + 1] >> 6) != 3 &&
 		    j + 1 + modrm_mem_length(p[j + 1], p[j + 2]) == k)
+			return true;
+	/* A register or memory word moved into %rsp a few instructions earlier (Go's stack
+	 * switches: mov %rsi,%rsp; mov %eax,0x20(%rsp); pop %rbp; ret). */
+	for (j = i >= RSP_WRITE_REACH ? i - RSP_WRITE_REACH : 0; j + 1 < i; j++)
+		if ((p[j] == 0x89 && (p[j + 1] & 0xc7) == 0xc4 && p[j + 1] != 0xec) ||
+		    (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && p[j + 1] != 0xe5))
 			return true;
 	return false;
 }
@@ -211,6 +225,25 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	return false;
 }
 
+/* The bytes worth_decoding_at can accept in C's code. The scan reads every byte of the
+ * code, most of them none of these: a table look-up skips them. */
+static void set_first_bytes(const struct code_ctx *c, bool first_byte[256])
+{
+	static const uint8_t always[] = { 0xff, 0x8d, 0xc3, 0xc2, 0xf3, 0x38 };
+	size_t i;
+
+	memset(first_byte, 0, 256 * sizeof(bool));
+	for (i = 0; i < sizeof(always); i++)
+		first_byte[always[i]] = true;
+	first_byte[0x60] = c->is64;            /* the vsyscall page */
+	first_byte[0xe8] = c->nreturns_twice;  /* call rel32 */
+	if (c->m->e_type == ET_EXEC) {         /* absolute function addresses */
+		for (i = 0xb8; i <= 0xbf; i++)
+			first_byte[i] = true;
+		first_byte[0x68] = first_byte[0xc7] = true;
+	}
+}
+
 /* Scans a function's bytes for offsets worth decoding, taking the evidence the bytes alone make certain (a lea of a
  * function's address, a call to setjmp: the opcode, ModRM and a target that is exactly a
  * function start or a returns-twice entry do not occur by chance inside other
@@ -221,7 +254,7 @@ static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, u
 
 	s->ncands = 0;
 	for (i = 0; i < n; i++) {
-		if (!worth_decoding_at(s->c, p, i, n, addr))
+		if (!s->first_byte[p[i]] || !worth_decoding_at(s->c, p, i, n, addr))
 			continue;
 		if (s->ncands == s->cands_cap) {
 			s->cands_cap = s->cands_cap ? s->cands_cap * 2 : 64;
@@ -251,7 +284,59 @@ static const cs_x86 *detail_of(const struct decoded *di)
 	return di->insn && di->insn->detail ? &di->insn->detail->x86 : NULL;
 }
 
-static bool writes_rsp(const struct recent *r)
+/* The number of a general-purpose register (0 for %rax ... 15 for %r15), or -1. */
+static int gpr_number(x86_reg r)
+{
+	static const x86_reg r64[] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
+				       X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI,
+				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+				       X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 };
+	static const x86_reg r32[] = { X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX,
+				       X86_REG_ESP, X86_REG_EBP, X86_REG_ESI, X86_REG_EDI };
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (r64[i] == r)
+			return i;
+	for (i = 0; i < 8; i++)
+		if (r32[i] == r)
+			return i;
+	return -1;
+}
+
+/* Whether the function copies %rsp into REG (mov %rsp,%reg in either encoding, or
+ * lea disp(%rsp),%reg) before address END. Moving REG back into %rsp is then the end of an alloca or a realignment
+ * (ld.so's _dl_runtime_resolve saves %rsp in %rbx, aligns, and restores it): the same
+ * stack, not another one. */
+static bool rsp_saved_in(const struct sweep *s, x86_reg reg, uint64_t end)
+{
+	const unsigned char *p = s->func_bytes;
+	int n = gpr_number(reg);
+	size_t i, len = (size_t)(end - s->func_start);
+	uint8_t store_modrm, load_modrm;
+
+	if (n < 0)
+		return false;
+	store_modrm = (uint8_t)(0xe0 | (n & 7));        /* 89 /r: mov %rsp,%reg */
+	load_modrm = (uint8_t)(0xc4 | ((n & 7) << 3));  /* 8b /r: the same, reversed */
+	for (i = 0; i + 2 < len; i++) {
+		bool lea = p[i] == 0x8d && (p[i + 1] & 0x3f) == (uint8_t)(((n & 7) << 3) | 4) &&
+			   (p[i + 1] >> 6) != 0 && (p[i + 1] >> 6) != 3 && p[i + 2] == 0x24;
+
+		if (!((p[i] == 0x89 && p[i + 1] == store_modrm) ||
+		      (p[i] == 0x8b && p[i + 1] == load_modrm) || lea))
+			continue;
+		if (!s->c->is64)
+			return true;
+		/* REX.W, with REX.B (89) or REX.R (8b, lea) saying whether REG is r8-r15 */
+		if (i >= 1 && (p[i - 1] & 0xf8) == 0x48 &&
+		    !!(p[i - 1] & (p[i] == 0x89 ? 1 : 4)) == (n >= 8))
+			return true;
+	}
+	return false;
+}
+
+static bool writes_rsp(const struct sweep *s, const struct recent *r)
 {
 	const struct operand *d = &r->op[0], *src = &r->op[1];
 
@@ -262,7 +347,8 @@ static bool writes_rsp(const struct recent *r)
 		/* mov %rbp,%rsp restores the frame: the shadow stack still matches. */
 		return d->type == X86_OP_REG && is_rsp(d->reg) &&
 		       !(src->type == X86_OP_REG &&
-			 (src->reg == X86_REG_RBP || src->reg == X86_REG_EBP));
+			 (src->reg == X86_REG_RBP || src->reg == X86_REG_EBP ||
+			  rsp_saved_in(s, src->reg, r->addr)));
 	case X86_INS_XCHG:
 		return (d->type == X86_OP_REG && is_rsp(d->reg)) ||
 		       (r->nops > 1 && src->type == X86_OP_REG && is_rsp(src->reg));
@@ -271,6 +357,15 @@ static bool writes_rsp(const struct recent *r)
 	default:
 		return false;
 	}
+}
+
+/* leave, or mov %rbp,%rsp: the stack pointer taken back from the frame pointer. */
+static bool restores_frame(const struct recent *r)
+{
+	return r->id == X86_INS_LEAVE ||
+	       (r->id == X86_INS_MOV && r->nops == 2 && r->op[0].type == X86_OP_REG &&
+		is_rsp(r->op[0].reg) && r->op[1].type == X86_OP_REG &&
+		(r->op[1].reg == X86_REG_RBP || r->op[1].reg == X86_REG_EBP));
 }
 
 static bool stores_to_return_slot(const struct recent *r)
@@ -301,9 +396,11 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 		return;
 	}
 	for (k = 0; k < s->nhist && k < 4; k++) {
-		if (before(s, k)->id == X86_INS_CALL)
+		/* A call returned here, or the frame pointer put the stack pointer back:
+		 * whatever %rsp held before does not reach this ret. */
+		if (before(s, k)->id == X86_INS_CALL || restores_frame(before(s, k)))
 			break;
-		if (writes_rsp(before(s, k))) {
+		if (writes_rsp(s, before(s, k))) {
 			code_finding(c, "shstk-stack-pivot", di->addr, "code-ref",
 				     "the stack pointer is replaced at 0x%llx before this ret: "
 				     "the return address comes from another stack",
@@ -541,13 +638,16 @@ static void note_cet_instruction(struct sweep *s, const struct decoded *di)
 	}
 }
 
+static void mark_start(struct sweep *s, size_t off)
+{
+	s->starts_bitmap[off / 8] |= (unsigned char)(1u << (off % 8));
+}
+
 static void on_instruction(const struct decoded *di, void *ctx)
 {
 	struct sweep *s = ctx;
 	const cs_x86 *x = detail_of(di);
-	uint64_t off = di->addr - s->func_start;
-
-	s->starts_bitmap[off / 8] |= (unsigned char)(1u << (off % 8));
+	mark_start(s, di->addr - s->func_start);
 	if (di->cet != CET_NONE && di->cet != CET_ENDBR64 && di->cet != CET_ENDBR32)
 		note_cet_instruction(s, di);
 	if (x) {
@@ -576,9 +676,14 @@ static bool instruction_start(const struct sweep *s, uint64_t addr)
 /* ENDBR bytes that are not an instruction of their own: a landing pad IBT cannot stop. */
 static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t from, size_t n)
 {
+	const unsigned char *f3;
 	size_t i;
 
 	for (i = from; i + 4 <= n; i++) {
+		f3 = memchr(p + i, 0xf3, n - 3 - i);  /* every ENDBR starts so */
+		if (!f3)
+			break;
+		i = (size_t)(f3 - p);
 		if (!is_endbr(p + i, n - i, true) && !is_endbr(p + i, n - i, false))
 			continue;
 		if (!instruction_start(s, s->func_start + i))
@@ -586,6 +691,25 @@ static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t fr
 				     "ENDBR bytes inside another instruction: an indirect branch "
 				     "may land there and IBT will not stop it");
 	}
+}
+
+/* Measures the instructions from FROM up to byte CAND, marking where each starts, and
+ * returns the start of the HISTORY instructions before the one at CAND: the checks there
+ * read those, so only they need Capstone's full decoding. */
+static size_t measure_up_to(struct sweep *s, const unsigned char *p, size_t n, size_t from,
+			    size_t cand)
+{
+	size_t last[HISTORY + 1], count = 0, at = from, keep;
+
+	while (at < cand) {
+		size_t len = disasm_length(&s->d, p + at, n - at);
+
+		last[count++ % (HISTORY + 1)] = at;
+		mark_start(s, at);
+		at += len ? len : 1;
+	}
+	keep = at > cand ? HISTORY + 1 : HISTORY; /* the last one measured may hold CAND */
+	return count <= keep ? from : last[(count - keep) % (HISTORY + 1)];
 }
 
 /* Decodes the function around its candidates: from its start, or from RESYNC_WINDOW
@@ -600,19 +724,18 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 	s->nhist = 0;
 	s->cet_used[0] = '\0';
 	for (k = 0; k < s->ncands; k++) {
-		size_t cand = s->cands[k], from, limit, end;
+		size_t cand = s->cands[k], from = done, window, limit, end;
 
 		if (cand < done)
 			continue;
-		from = cand - done > KNOWN_REACH ? cand - RESYNC_WINDOW : done;
-		if (from <= done) {
-			from = done;
-		} else {
-			s->nhist = 0; /* what came before is not known */
-		}
+		if (cand - done > KNOWN_REACH)
+			from = cand - RESYNC_WINDOW;
+		window = measure_up_to(s, p, n, from, cand);
+		if (window > done)
+			s->nhist = 0; /* what came before is not remembered */
 		limit = cand + 1 < n ? cand + 1 : n;
-		end = from + disasm_walk(&s->d, p + from, n - from, s->func_start + from,
-					 limit - from, on_instruction, s);
+		end = window + disasm_walk(&s->d, p + window, n - window, s->func_start + window,
+					   limit - window, on_instruction, s);
 		check_stray_endbr(s, p, from, end < n ? end : n);
 		done = end;
 	}
@@ -631,6 +754,7 @@ void code_sweep(struct code_ctx *c)
 
 	if (!c->nranges || !disasm_open(&s.d, c->is64))
 		return;
+	set_first_bytes(c, s.first_byte);
 	for (r = 0; r < c->nranges; r++) {
 		const struct exec_range *range = &c->ranges[r];
 		uint64_t at = range->addr, end = range->addr + range->size;
@@ -644,6 +768,7 @@ void code_sweep(struct code_ctx *c)
 				break;
 			s.func_start = at;
 			s.func_end = fend;
+			s.func_bytes = p;
 			find_candidates(&s, p, n, at);
 			if (s.ncands)
 				decode_function(&s, p, n);

@@ -134,6 +134,13 @@ bool disasm_open(struct disasm *d, bool is64)
 {
 	memset(d, 0, sizeof(*d));
 	d->is64 = is64;
+	if (!ZYAN_SUCCESS(ZydisDecoderInit(&d->lengths,
+					   is64 ? ZYDIS_MACHINE_MODE_LONG_64
+						: ZYDIS_MACHINE_MODE_LEGACY_32,
+					   is64 ? ZYDIS_STACK_WIDTH_64 : ZYDIS_STACK_WIDTH_32)) ||
+	    !ZYAN_SUCCESS(ZydisDecoderEnableMode(&d->lengths, ZYDIS_DECODER_MODE_MINIMAL,
+						 ZYAN_TRUE)))
+		return false;
 	if (cs_open(CS_ARCH_X86, is64 ? CS_MODE_64 : CS_MODE_32, &d->handle) != CS_ERR_OK)
 		return false;
 	cs_option(d->handle, CS_OPT_DETAIL, CS_OPT_ON);
@@ -149,6 +156,15 @@ void disasm_close(struct disasm *d)
 	if (d->handle)
 		cs_close(&d->handle);
 	memset(d, 0, sizeof(*d));
+}
+
+size_t disasm_length(const struct disasm *d, const unsigned char *p, size_t n)
+{
+	ZydisDecodedInstruction insn;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->lengths, NULL, p, n, &insn)))
+		return 0;
+	return insn.length;
 }
 
 size_t disasm_walk(struct disasm *d, const unsigned char *bytes, size_t n, uint64_t addr,
