@@ -299,11 +299,6 @@ const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type)
 	return NULL;
 }
 
-uint64_t elf_model_read_word(const struct elf_model *m, const unsigned char *p)
-{
-	return m->elf_class == ELFCLASS64 ? load_le64(p) : load_le32(p);
-}
-
 bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value)
 {
 	const GElf_Phdr *dyn = elf_model_find_phdr(m, PT_DYNAMIC);

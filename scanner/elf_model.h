@@ -6,6 +6,8 @@
 #ifndef ELFCET_ELF_MODEL_H
 #define ELFCET_ELF_MODEL_H
 
+#include "byteorder.h"
+
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,8 +75,12 @@ const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type);
 /* Value of dynamic tag TAG from PT_DYNAMIC; false when absent. */
 bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value);
 
-/* Reads an unsigned word of the file's class and byte order (little-endian x86 only). */
-uint64_t elf_model_read_word(const struct elf_model *m, const unsigned char *p);
+/* Reads an unsigned word of the file's class and byte order (little-endian x86 only).
+ * Inline: the data scan calls it for every word of every data section. */
+static inline uint64_t elf_model_read_word(const struct elf_model *m, const unsigned char *p)
+{
+	return m->elf_class == ELFCLASS64 ? load_le64(p) : load_le32(p);
+}
 
 const char *elf_kind_name(enum elf_kind kind);
 const char *elf_machine_name(uint16_t machine);

@@ -31,7 +31,7 @@ static int target_compare(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return rank(x->via) - rank(y->via);
+	return x->rank - y->rank;
 }
 
 static const char *evidence_text(const char *via)
@@ -66,6 +66,8 @@ void check_endbr(struct code_ctx *c)
 {
 	size_t i;
 
+	for (i = 0; i < c->ntargets; i++)
+		c->targets[i].rank = rank(c->targets[i].via);
 	if (c->ntargets)
 		qsort(c->targets, c->ntargets, sizeof(*c->targets), target_compare);
 	for (i = 0; i < c->ntargets; i++) {

@@ -367,7 +367,7 @@ bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value)
 void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_t from)
 {
 	c->targets = grow_array(c->targets, &c->targets_cap, c->ntargets, sizeof(*c->targets));
-	c->targets[c->ntargets++] = (struct target){ addr, via, from };
+	c->targets[c->ntargets++] = (struct target){ addr, via, from, 0 };
 }
 
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end)

@@ -46,6 +46,7 @@ struct target {
 	uint64_t addr;
 	const char *via;              /* entry, init, export, reloc, ... */
 	uint64_t from;                /* where the evidence is (an address), or 0 */
+	int rank;                     /* of VIA, for check_endbr's sort */
 };
 
 struct code_ctx {
