@@ -92,7 +92,8 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 {
 	size_t k = i, pops = 0, j;
 
-	if (k >= 1 && p[k - 1] >= 0x50 && p[k - 1] <= 0x57)
+	/* 0f 50-57 are SSE instructions and 0f 94 is sete: no push or xchg there */
+	if (k >= 1 && p[k - 1] >= 0x50 && p[k - 1] <= 0x57 && !(k >= 2 && p[k - 2] == 0x0f))
 		return true;                          /* push %reg */
 	if ((k >= 2 && p[k - 2] == 0x6a) || (k >= 5 && p[k - 5] == 0x68))
 		return true;                          /* push $imm */
@@ -103,7 +104,8 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 		k -= k >= 2 && p[k - 2] == 0x41 ? 2 : 1; /* pop %reg */
 		pops++;
 	}
-	if (k >= 1 && (p[k - 1] == 0x5c || p[k - 1] == 0x94) && !(k >= 2 && p[k - 2] == 0x41))
+	if (k >= 1 && (p[k - 1] == 0x5c || p[k - 1] == 0x94) &&
+	    !(k >= 2 && (p[k - 2] == 0x41 || p[k - 2] == 0x0f)))
 		return true;                          /* pop %rsp, xchg %rax,%rsp */
 	if (k >= 2 && p[k - 2] == 0x89 && (p[k - 1] & 0xc7) == 0xc4 && p[k - 1] != 0xec)
 		return true;                          /* mov %reg,%rsp (not %rbp) */
@@ -115,10 +117,14 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 			return true;
 	/* A register or memory word moved into %rsp a few instructions earlier (Go's stack
 	 * switches: mov %rsi,%rsp; mov %eax,0x20(%rsp); pop %rbp; ret). */
-	for (j = i >= RSP_WRITE_REACH ? i - RSP_WRITE_REACH : 0; j + 1 < i; j++)
-		if ((p[j] == 0x89 && (p[j + 1] & 0xc7) == 0xc4 && p[j + 1] != 0xec) ||
-		    (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && p[j + 1] != 0xe5))
+	for (j = i >= RSP_WRITE_REACH ? i - RSP_WRITE_REACH : 0; j + 1 < i; j++) {
+		/* REX.B (89) or REX.R (8b) would make the register %r12, not %rsp */
+		uint8_t rex = j >= 1 && (p[j - 1] & 0xf0) == 0x40 ? p[j - 1] : 0;
+
+		if ((p[j] == 0x89 && (p[j + 1] & 0xc7) == 0xc4 && p[j + 1] != 0xec && !(rex & 1)) ||
+		    (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && p[j + 1] != 0xe5 && !(rex & 4)))
 			return true;
+	}
 	return false;
 }
 
