@@ -249,7 +249,12 @@ static size_t start_index(const struct code_ctx *c, uint64_t addr)
 
 bool code_is_function_start(const struct code_ctx *c, uint64_t addr)
 {
-	size_t i = start_index(c, addr);
+	size_t i;
+
+	/* Most addresses asked about are data (every lea of a string): no search. */
+	if (!c->nstarts || addr < c->starts[0] || addr > c->starts[c->nstarts - 1])
+		return false;
+	i = start_index(c, addr);
 
 	return i != (size_t)-1 && c->starts[i] == addr;
 }
