@@ -128,8 +128,9 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	return false;
 }
 
-/* An imm32 that is exactly a function start: the code takes that function's address. */
-static void code_ref_imm32(struct code_ctx *c, uint64_t v, uint64_t evidence)
+/* An address the code computes or loads (lea, mov $imm32, push $imm32): when it is
+ * exactly a function start, the code takes that function's address. */
+static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence)
 {
 	if (exec_address(c, v) && code_is_function_start(c, v))
 		code_add_target(c, v, "code-ref", evidence);
@@ -170,19 +171,16 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	case 0x8d: /* lea func(%rip), %r64: the function's address is taken */
 		if (c->is64 && i >= 1 && (p[i - 1] & 0xf8) == 0x48 && i + 6 <= n &&
 		    (p[i + 1] & 0xc7) == 0x05) {
-			uint64_t t = addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2);
-
-			if (code_is_function_start(c, t))
-				code_add_target(c, t, "code-ref", addr + i - 1);
+			code_address_taken(c, addr + i + 6 +
+						      (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
+					   addr + i - 1);
 		}
 		/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
 		if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 &&
 		    (p[i + 1] & 7) != 4) {
-			uint64_t t = (c->got + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) &
-				     0xffffffffull;
-
-			if (code_is_function_start(c, t))
-				code_add_target(c, t, "code-ref", addr + i);
+			code_address_taken(c, (c->got + (uint64_t)(int64_t)(int32_t)
+							       load_le32(p + i + 2)) & 0xffffffffull,
+					   addr + i);
 		}
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
@@ -221,12 +219,12 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	 * (b8+r), push $func, and mov $func to a register or to memory (c7 /0: a
 	 * function pointer stored to a variable or to an argument slot on the stack). */
 	if (c->m->e_type == ET_EXEC && i + 5 <= n && ((b >= 0xb8 && b <= 0xbf) || b == 0x68))
-		code_ref_imm32(c, load_le32(p + i + 1), addr + i);
+		code_address_taken(c, load_le32(p + i + 1), addr + i);
 	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
 		size_t at = i + 1 + ((p[i + 1] >> 6) == 3 ? 1 : modrm_mem_length(p[i + 1], p[i + 2]));
 
 		if (at + 4 <= n)
-			code_ref_imm32(c, load_le32(p + at), addr + i);
+			code_address_taken(c, load_le32(p + at), addr + i);
 	}
 	return false;
 }
@@ -447,6 +445,33 @@ static uint64_t bound_from_history(const struct sweep *s)
 	return 0;
 }
 
+/* R puts a 4-byte table entry into REG: add or mov table@GOTOFF(%rG,%rI,4),REG. */
+static bool loads_gotoff_entry(const struct recent *r, x86_reg reg)
+{
+	return (r->id == X86_INS_ADD || r->id == X86_INS_MOV) && r->nops == 2 &&
+	       r->op[0].type == X86_OP_REG && r->op[0].reg == reg &&
+	       r->op[1].type == X86_OP_MEM && r->op[1].base != X86_REG_INVALID &&
+	       r->op[1].index != X86_REG_INVALID && r->op[1].scale == 4;
+}
+
+/* Whether the instruction K back starts an i386 PIC dispatch into REG: either
+ * add table@GOTOFF(%rG,%rI,4),%rG (REG is %rG, the entry added to the GOT in place), or
+ * mov table@GOTOFF(%rG,%rI,4),REG followed by add %rG,REG. */
+static bool gotoff_dispatch(const struct sweep *s, size_t k, x86_reg reg)
+{
+	const struct recent *r = before(s, k), *next;
+
+	if (!loads_gotoff_entry(r, reg))
+		return false;
+	if (r->id == X86_INS_ADD)
+		return r->op[1].base == reg;
+	if (k == 0)
+		return false;
+	next = before(s, k - 1);
+	return next->id == X86_INS_ADD && next->op[1].type == X86_OP_REG &&
+	       next->op[1].reg == r->op[1].base;
+}
+
 static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
 {
 	const cs_x86_op *op = &x->operands[0];
@@ -482,14 +507,7 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 	for (k = 0; !s->c->is64 && s->c->got && k < s->nhist && k < 3; k++) {
 		const struct recent *r = before(s, k);
 
-		if ((r->id == X86_INS_ADD || r->id == X86_INS_MOV) && r->nops == 2 &&
-		    r->op[0].type == X86_OP_REG && r->op[0].reg == op->reg &&
-		    r->op[1].type == X86_OP_MEM && r->op[1].base != X86_REG_INVALID &&
-		    r->op[1].index != X86_REG_INVALID && r->op[1].scale == 4 &&
-		    (r->id == X86_INS_ADD ? r->op[1].base == op->reg
-					  : k >= 1 && before(s, k - 1)->id == X86_INS_ADD &&
-						    before(s, k - 1)->op[1].type == X86_OP_REG &&
-						    before(s, k - 1)->op[1].reg == r->op[1].base)) {
+		if (gotoff_dispatch(s, k, op->reg)) {
 			t->base = (s->c->got + (uint64_t)r->op[1].disp) & 0xffffffffull;
 			t->origin = s->c->got;
 			t->entry_size = 4;
