@@ -97,19 +97,19 @@ static void search_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t v
 }
 
 /* The allocated section holding VADDR: its index, name and start. */
-static size_t section_of(Elf *elf, size_t shstrndx, uint64_t vaddr, const char **name,
+static size_t section_of(const struct elf_model *m, uint64_t vaddr, const char **name,
 			 uint64_t *start)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr *sh = &sec->sh;
 
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_type != SHT_NOBITS &&
-		    vaddr >= sh.sh_addr && vaddr < sh.sh_addr + sh.sh_size) {
-			*name = elf_strptr(elf, shstrndx, sh.sh_name);
-			*start = sh.sh_addr;
-			return elf_ndxscn(scn);
+		if ((sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOBITS &&
+		    vaddr >= sh->sh_addr && vaddr < sh->sh_addr + sh->sh_size) {
+			*name = sec->name;
+			*start = sh->sh_addr;
+			return elf_ndxscn(sec->scn);
 		}
 	}
 	return 0;
@@ -136,16 +136,12 @@ void dynrun_symbolize(const char *path, uint64_t offset, struct dynrun_place *pl
 
 	const char *section = NULL;
 	uint64_t section_start = 0;
-	size_t shndx = section_of(o->model.elf, o->model.shstrndx, place->vaddr, &section,
-				  &section_start);
+	size_t shndx = section_of(&o->model, place->vaddr, &section, &section_start);
 	struct best_symbol best = { NULL, 0, 0 };
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(o->model.elf, scn)) != NULL) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-			search_table(o->model.elf, scn, &sh, place->vaddr, shndx, &best);
-	}
+	const struct elf_section *sec;
+	for (sec = o->model.sections; sec < o->model.sections + o->model.nsections; sec++)
+		if (sec->sh.sh_type == SHT_SYMTAB || sec->sh.sh_type == SHT_DYNSYM)
+			search_table(o->model.elf, sec->scn, &sec->sh, place->vaddr, shndx, &best);
 	if (best.name)
 		name_place(place, best.name, best.value);
 	else if (section && *section) /* stripped, or code with no symbol such as the PLT */

@@ -76,6 +76,40 @@ static enum elf_kind classify(const struct elf_model *m)
 	return ELF_KIND_SHARED;
 }
 
+
+/* Reads the section headers once, so that the analyses look sections up instead of
+ * each walking the table through libelf. False only when out of memory. */
+static bool index_sections(struct elf_model *m)
+{
+	Elf_Scn *scn = NULL;
+
+	if (m->shnum == 0)
+		return true;
+	m->sections = calloc(m->shnum, sizeof(*m->sections));
+	if (!m->sections)
+		return false;
+	while ((scn = elf_nextscn(m->elf, scn)) != NULL && m->nsections < m->shnum) {
+		struct elf_section *sec = &m->sections[m->nsections];
+
+		if (!gelf_getshdr(scn, &sec->sh))
+			continue;
+		sec->scn = scn;
+		sec->name = elf_strptr(m->elf, m->shstrndx, sec->sh.sh_name);
+		m->nsections++;
+	}
+	return true;
+}
+
+const struct elf_section *elf_model_section_named(const struct elf_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nsections; i++)
+		if (m->sections[i].name && strcmp(m->sections[i].name, name) == 0)
+			return &m->sections[i];
+	return NULL;
+}
+
 static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t msglen)
 {
 	GElf_Ehdr eh;
@@ -124,6 +158,8 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 	if (elf_getshdrnum(m->elf, &m->shnum) != 0 ||
 	    elf_getshdrstrndx(m->elf, &m->shstrndx) != 0)
 		m->shnum = 0;
+	if (!index_sections(m))
+		return fail(msg, msglen, ELF_OPEN_ERROR, "out of memory");
 
 	for (i = 0; i < m->phnum; i++) {
 		if (m->phdrs[i].p_type == PT_INTERP && !m->interp)
@@ -218,6 +254,7 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char 
 
 out_end:
 	free(m->phdrs);
+	free(m->sections);
 	elf_end(m->elf);
 out_close:
 	close(fd);
@@ -228,6 +265,7 @@ out_close:
 void elf_model_close(struct elf_model *m)
 {
 	free(m->phdrs);
+	free(m->sections);
 	if (m->elf)
 		elf_end(m->elf);
 	memset(m, 0, sizeof(*m));

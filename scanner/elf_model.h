@@ -29,6 +29,13 @@ enum elf_kind {
 	ELF_KIND_SHARED,      /* ET_DYN without an interpreter: a library or ld.so itself */
 };
 
+/* One section header, read when the file is opened. */
+struct elf_section {
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	const char *name;             /* NULL when the name cannot be read */
+};
+
 struct elf_model {
 	const char *path;
 	const unsigned char *data;    /* the whole file, mapped read-only */
@@ -43,6 +50,8 @@ struct elf_model {
 	size_t phnum;
 	size_t shnum;                 /* 0 when the section header table is absent or unusable */
 	size_t shstrndx;
+	struct elf_section *sections; /* the readable headers after the null section, in order */
+	size_t nsections;
 	const char *interp;           /* NUL-terminated inside the mapping, or NULL */
 	bool has_dynamic;
 };
@@ -68,6 +77,9 @@ const unsigned char *elf_model_vaddr_bytes(const struct elf_model *m, uint64_t v
 
 /* True when VADDR lies in an executable PT_LOAD (what the CPU could branch to). */
 bool elf_model_vaddr_is_exec(const struct elf_model *m, uint64_t vaddr);
+
+/* The first section named NAME, or NULL. */
+const struct elf_section *elf_model_section_named(const struct elf_model *m, const char *name);
 
 /* The first program header of type TYPE, or NULL. */
 const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type);

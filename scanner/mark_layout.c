@@ -423,18 +423,18 @@ static long find_gap(const struct elf_model *m, const struct raw_ehdr *eh,
  * closer than that above the data would look written to. */
 static uint64_t largest_symbol(const struct elf_model *m)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 	uint64_t largest = 0;
 
 	if (m->shnum == 0)
 		return 0;
-	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 		Elf_Data *data;
 		size_t i, n;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		if ((sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize || !(data = elf_getdata(sec->scn, NULL)))
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
 		for (i = 0; i < n; i++) {

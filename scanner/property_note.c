@@ -124,15 +124,15 @@ static bool find_in_segments(const struct elf_model *m, struct property_note *no
 
 static bool find_in_sections(const struct elf_model *m, struct property_note *note)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
 	if (m->shnum == 0)
 		return false;
-	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 		const unsigned char *bytes;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		if (sh.sh_type != SHT_NOTE)
 			continue;
 		bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
 		if (!bytes)

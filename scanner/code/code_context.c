@@ -28,13 +28,13 @@ static void load_ranges(struct code_ctx *c)
 {
 	const struct elf_model *m = c->m;
 	size_t cap = 0, i;
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 		const unsigned char *bytes;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		if (sh.sh_type != SHT_PROGBITS ||
 		    !(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
 			continue;
 		bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
@@ -43,7 +43,7 @@ static void load_ranges(struct code_ctx *c)
 		c->ranges = grow_array(c->ranges, &cap, c->nranges, sizeof(*c->ranges));
 		c->ranges[c->nranges++] = (struct exec_range){
 			sh.sh_addr, sh.sh_size, bytes,
-			elf_strptr(m->elf, m->shstrndx, sh.sh_name) ?: ""
+			sec->name ?: ""
 		};
 	}
 	if (c->nranges)
@@ -76,18 +76,17 @@ static int symbol_compare(const void *a, const void *b)
 static void load_symbols(struct code_ctx *c)
 {
 	const struct elf_model *m = c->m;
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 	size_t cap = 0;
 
-	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 		Elf_Data *data;
 		size_t i, n;
 
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
+		if ((sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
 			continue;
-		data = elf_getdata(scn, NULL);
+		data = elf_getdata(sec->scn, NULL);
 		if (!data)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
@@ -148,22 +147,12 @@ static void build_starts(struct code_ctx *c)
  * relative to it: the start of .got.plt, which DT_PLTGOT gives too. */
 static uint64_t got_address(const struct elf_model *m)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *got_plt = elf_model_section_named(m, ".got.plt");
 	uint64_t v;
 
 	if (elf_model_dynamic_value(m, DT_PLTGOT, &v))
 		return v;
-	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(m->elf, m->shstrndx, sh.sh_name);
-		if (name && strcmp(name, ".got.plt") == 0)
-			return sh.sh_addr;
-	}
-	return 0;
+	return got_plt ? got_plt->sh.sh_addr : 0;
 }
 
 static bool is_bind_now(const struct elf_model *m)
@@ -280,16 +269,16 @@ uint64_t code_function_end(const struct code_ctx *c, uint64_t addr)
 /* "section+0xN" for an address in a loaded section. */
 static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 		const char *name;
 
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+		if (!(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
 		    addr - sh.sh_addr >= sh.sh_size)
 			continue;
-		name = elf_strptr(c->m->elf, c->m->shstrndx, sh.sh_name);
+		name = sec->name;
 		if (!name || !*name)
 			continue;
 		if (addr == sh.sh_addr)

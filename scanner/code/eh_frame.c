@@ -227,22 +227,14 @@ static int fde_compare(const void *a, const void *b)
 static bool locate(const struct elf_model *m, const unsigned char **bytes, uint64_t *size,
 		   uint64_t *addr)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec = elf_model_section_named(m, ".eh_frame");
 	const GElf_Phdr *hdr;
 	uint64_t off, avail;
 
-	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
-			continue;
-		name = elf_strptr(m->elf, m->shstrndx, sh.sh_name);
-		if (!name || strcmp(name, ".eh_frame") != 0)
-			continue;
-		*bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
-		*size = sh.sh_size;
-		*addr = sh.sh_addr;
+	if (sec && sec->sh.sh_type == SHT_PROGBITS) {
+		*bytes = elf_model_file_bytes(m, sec->sh.sh_offset, sec->sh.sh_size);
+		*size = sec->sh.sh_size;
+		*addr = sec->sh.sh_addr;
 		return *bytes != NULL;
 	}
 	hdr = elf_model_find_phdr(m, PT_GNU_EH_FRAME);

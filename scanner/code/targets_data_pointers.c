@@ -84,15 +84,12 @@ void targets_data_pointers(struct code_ctx *c)
 	/* Position-independent files relocate every stored code address: the reloc
 	 * module has them all. */
 	bool pointers = c->m->e_type == ET_EXEC;
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
+	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
+		const char *name = sec->name;
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(c->m->elf, c->m->shstrndx, sh.sh_name);
 		if (name && scanned(name, &sh))
 			scan_section(c, &sh, pointers);
 	}

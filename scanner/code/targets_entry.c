@@ -37,12 +37,12 @@ static void dynamic_array(struct code_ctx *c, int64_t tag, int64_t sztag, const 
 /* A static executable has no dynamic table: its arrays are found by section. */
 static void section_arrays(struct code_ctx *c)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		if (!(sh.sh_flags & SHF_ALLOC))
 			continue;
 		if (sh.sh_type == SHT_INIT_ARRAY)
 			array_entries(c, sh.sh_addr, sh.sh_size, "init-array");

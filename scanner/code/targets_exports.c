@@ -6,16 +6,16 @@
 
 void targets_exports(struct code_ctx *c)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 		Elf_Data *data;
 		size_t i, n;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+		if (sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
 			continue;
-		data = elf_getdata(scn, NULL);
+		data = elf_getdata(sec->scn, NULL);
 		if (!data)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;

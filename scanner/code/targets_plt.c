@@ -17,16 +17,13 @@ struct plt_sections {
 
 static void find_sections(const struct code_ctx *c, struct plt_sections *ps)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
 	memset(ps, 0, sizeof(*ps));
-	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		const char *name;
+	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
+		const char *name = sec->name;
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(c->m->elf, c->m->shstrndx, sh.sh_name);
 		if (!name)
 			continue;
 		if (strcmp(name, ".plt") == 0) {

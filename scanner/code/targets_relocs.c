@@ -83,7 +83,7 @@ static void load_dynsyms(const struct code_ctx *c, struct dynsyms *ds)
 {
 	const struct elf_model *m = c->m;
 	uint64_t symtab, strtab, strsz;
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
 	memset(ds, 0, sizeof(*ds));
 	if (!elf_model_dynamic_value(m, DT_SYMTAB, &symtab) ||
@@ -91,10 +91,10 @@ static void load_dynsyms(const struct code_ctx *c, struct dynsyms *ds)
 	    !elf_model_dynamic_value(m, DT_STRSZ, &strsz))
 		return;
 	ds->entsize = c->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	while (m->shnum && (scn = elf_nextscn(m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM && sh.sh_addr == symtab)
+		if (sh.sh_type == SHT_DYNSYM && sh.sh_addr == symtab)
 			ds->count = sh.sh_size / ds->entsize;
 	}
 	if (!ds->count) /* the table ends where the string table begins, in practice */
@@ -241,12 +241,12 @@ static void relr(struct code_ctx *c, uint64_t addr, uint64_t size)
 /* A static executable has no PT_DYNAMIC: its IRELATIVE relocations sit in sections. */
 static void section_relocs(struct code_ctx *c, const struct dynsyms *ds)
 {
-	Elf_Scn *scn = NULL;
+	const struct elf_section *sec;
 
-	while (c->m->shnum && (scn = elf_nextscn(c->m->elf, scn)) != NULL) {
-		GElf_Shdr sh;
+	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
+		const GElf_Shdr sh = sec->sh;
 
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		if (!(sh.sh_flags & SHF_ALLOC) ||
 		    (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL))
 			continue;
 		table(c, ds, sh.sh_addr, sh.sh_size, sh.sh_type == SHT_RELA);
