@@ -29,6 +29,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "guest_check.h"
+
 #define ARCH_X86_CET_STATUS	0x3001
 #define ARCH_X86_CET_DISABLE	0x3002
 #define ARCH_X86_CET_LOCK	0x3003
@@ -37,108 +39,9 @@
 #define FEATURE_SHSTK		2UL
 #define VSYSCALL_TIME		0xffffffffff600400UL
 
-static int failures;
 static int cet_kernel;		/* the series with CONFIG_X86_CET */
 static int cpu_user_ibt;	/* "user_ibt" in /proc/cpuinfo */
 static const char *variant;
-
-/* Print s as a JSON string (quotes, backslashes and control characters) */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void report(const char *name, const char *result, const char *fmt, ...)
-{
-	char detail[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	if (!strcmp(result, "fail"))
-		failures++;
-	printf("{\"test\":");
-	json_str(name);
-	printf(",\"result\":\"%s\",\"detail\":", result);
-	json_str(detail);
-	printf("}\n");
-	fflush(stdout);
-}
-
-static void check(const char *name, int ok, const char *fmt, ...)
-{
-	char detail[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	report(name, ok ? "pass" : "fail", "%s", detail);
-}
-
-static long arch_prctl(int option, unsigned long arg)
-{
-	return syscall(SYS_arch_prctl, option, arg);
-}
-
-/* Expect a failing call with errno want; name the outcome in detail. */
-static void check_errno(const char *name, long ret, int want)
-{
-	int err = errno;
-
-	check(name, ret == -1 && err == want, "expected %s, got ret=%ld errno=%s",
-	      strerrorname_np(want), ret, ret == -1 ? strerrorname_np(err) : "-");
-}
-
-/* The value of "key:" in a /proc status-like file, or NULL */
-static char *status_field(const char *path, const char *key, char *buf, size_t len)
-{
-	char line[512];
-	size_t klen = strlen(key);
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			char *v = line + klen + 1;
-
-			while (*v == '\t' || *v == ' ')
-				v++;
-			v[strcspn(v, "\n")] = '\0';
-			snprintf(buf, len, "%s", v);
-			fclose(f);
-			return buf;
-		}
-	}
-	fclose(f);
-	return NULL;
-}
-
-static int cpuinfo_has_flag(const char *flag)
-{
-	char buf[4096], *tok, *save;
-
-	if (!status_field("/proc/cpuinfo", "flags\t", buf, sizeof(buf)) &&
-	    !status_field("/proc/cpuinfo", "flags", buf, sizeof(buf)))
-		return 0;
-	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		if (!strcmp(tok, flag))
-			return 1;
-	return 0;
-}
 
 static void test_arch_prctl(void)
 {

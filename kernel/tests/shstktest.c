@@ -35,6 +35,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "guest_check.h"
+
 #define ARCH_X86_CET_STATUS	0x3001
 #define ARCH_X86_CET_DISABLE	0x3002
 #define ARCH_X86_CET_WRSS	0x3004
@@ -46,95 +48,12 @@
 #define FEATURE_SHSTK		2UL
 #define SEGV_CPERR_CODE		10
 
-static int failures;
 static int cet_kernel;		/* the series with CONFIG_X86_CET */
 static int cpu_shstk;		/* this program runs with a shadow stack */
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void report(const char *name, const char *result, const char *fmt, ...)
-{
-	char detail[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	if (!strcmp(result, "fail"))
-		failures++;
-	printf("{\"test\":");
-	json_str(name);
-	printf(",\"result\":\"%s\",\"detail\":", result);
-	json_str(detail);
-	printf("}\n");
-	fflush(stdout);
-}
-
-#define check(name, ok, ...) report(name, (ok) ? "pass" : "fail", __VA_ARGS__)
-
-/* A failing call must have failed with errno want */
-static void check_errno(const char *name, long ret, int err, int want)
-{
-	check(name, ret == -1 && err == want, "expected %s, got ret=%ld errno=%s",
-	      strerrorname_np(want), ret, ret == -1 ? strerrorname_np(err) : "-");
-}
-
-static long arch_prctl(int option, unsigned long arg)
-{
-	return syscall(SYS_arch_prctl, option, arg);
-}
 
 static long map_shadow_stack(unsigned long addr, unsigned long size, unsigned long flags)
 {
 	return syscall(NR_map_shadow_stack, addr, size, flags);
-}
-
-/* The value of "key:" in /proc/self/status-like files, or "" */
-static void status_field(const char *path, const char *key, char *buf, size_t len)
-{
-	char line[512];
-	size_t klen = strlen(key);
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			char *v = line + klen + 1;
-
-			v += strspn(v, " \t");
-			v[strcspn(v, "\n")] = '\0';
-			snprintf(buf, len, "%s", v);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
-static int cpuinfo_has_flag(const char *flag)
-{
-	char flags[4096];
-	char *tok, *save;
-
-	status_field("/proc/cpuinfo", "flags\t", flags, sizeof(flags));
-	for (tok = strtok_r(flags, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-		if (!strcmp(tok, flag))
-			return 1;
-	return 0;
 }
 
 /* Whether any mapping of this process has "ss" in its smaps VmFlags */
@@ -243,14 +162,14 @@ static void test_map_shadow_stack(void)
 		errno = 0;
 		r = map_shadow_stack(bad[i].addr, bad[i].size, bad[i].flags);
 		err = errno;
-		check_errno(bad[i].name, r, err, cet_kernel ? EINVAL : ENOSYS);
+		check_failed_with(bad[i].name, r, err, cet_kernel ? EINVAL : ENOSYS);
 	}
 	if (cpu_shstk)
 		return;		/* the hw.* checks map real ones */
 	errno = 0;
 	r = map_shadow_stack(0, 4096, SHADOW_STACK_SET_TOKEN);
 	err = errno;
-	check_errno(cet_kernel ? "shstk.map.no_cpu_eopnotsupp" : "shstk.map.enosys",
+	check_failed_with(cet_kernel ? "shstk.map.no_cpu_eopnotsupp" : "shstk.map.enosys",
 		    r, err, cet_kernel ? EOPNOTSUPP : ENOSYS);
 }
 
@@ -263,22 +182,22 @@ static void test_arch_prctl(void)
 	errno = 0;
 	r = arch_prctl(ARCH_X86_CET_WRSS, 2);
 	err = errno;
-	check_errno("shstk.prctl.wrss_bad_arg", r, err, EINVAL);
+	check_failed_with("shstk.prctl.wrss_bad_arg", r, err, EINVAL);
 	if (!cpu_shstk) {
 		errno = 0;
 		r = arch_prctl(ARCH_X86_CET_WRSS, 1);
 		err = errno;
-		check_errno("shstk.prctl.wrss_no_cpu", r, err,
+		check_failed_with("shstk.prctl.wrss_no_cpu", r, err,
 			    cet_kernel ? EOPNOTSUPP : EINVAL);
 	}
 	errno = 0;
 	r = arch_prctl(ARCH_X86_CET_UNLOCK, 1);
 	err = errno;
-	check_errno("shstk.prctl.unlock_bad_arg", r, err, EINVAL);
+	check_failed_with("shstk.prctl.unlock_bad_arg", r, err, EINVAL);
 	errno = 0;
 	r = arch_prctl(ARCH_X86_CET_UNLOCK, 0);
 	err = errno;
-	check_errno("shstk.prctl.unlock_self_refused", r, err, cet_kernel ? EPERM : EINVAL);
+	check_failed_with("shstk.prctl.unlock_self_refused", r, err, cet_kernel ? EPERM : EINVAL);
 }
 
 /* A child stopped under ptrace, for the ptrace checks */
@@ -319,12 +238,12 @@ static void test_ptrace(void)
 	errno = 0;
 	r = ptrace(PTRACE_GETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
 	err = errno;
-	check_errno(cet_kernel ? "shstk.ptrace.regset_enodev" : "shstk.ptrace.regset_unknown",
+	check_failed_with(cet_kernel ? "shstk.ptrace.regset_enodev" : "shstk.ptrace.regset_unknown",
 		    r, err, cet_kernel ? ENODEV : EINVAL);
 	errno = 0;
 	r = ptrace(PTRACE_ARCH_PRCTL_REQ, pid, (void *)0, (void *)ARCH_X86_CET_UNLOCK);
 	err = errno;
-	check_errno("shstk.ptrace.unlock_no_cpu", r, err, cet_kernel ? EOPNOTSUPP : EINVAL);
+	check_failed_with("shstk.ptrace.unlock_no_cpu", r, err, cet_kernel ? EOPNOTSUPP : EINVAL);
 	end_child(pid);
 }
 

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What cettest and shstktest share: one JSON line per check on stdout,
+ *   {"test":NAME,"result":"pass"|"fail"|"skip","detail":TEXT}
+ * a count of the failures for the exit status, and the small readers of
+ * /proc both use.  Included once by each test program (each is a single
+ * static binary), so everything here is static.
+ */
+#ifndef ELFCET_GUEST_CHECK_H
+#define ELFCET_GUEST_CHECK_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int failures;
+
+/* Print s as a JSON string (quotes, backslashes and control characters) */
+static inline void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static inline void __attribute__((format(printf, 3, 4)))
+report(const char *name, const char *result, const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	if (!strcmp(result, "fail"))
+		failures++;
+	printf("{\"test\":");
+	json_str(name);
+	printf(",\"result\":\"%s\",\"detail\":", result);
+	json_str(detail);
+	printf("}\n");
+	fflush(stdout);
+}
+
+#define check(name, ok, ...) report(name, (ok) ? "pass" : "fail", __VA_ARGS__)
+
+/* A call that returned ret with errno err must have failed with want */
+static inline void check_failed_with(const char *name, long ret, int err, int want)
+{
+	check(name, ret == -1 && err == want, "expected %s, got ret=%ld errno=%s",
+	      strerrorname_np(want), ret, ret == -1 ? strerrorname_np(err) : "-");
+}
+
+/* The same for a call made just before: errno is read right after ret */
+#define check_errno(name, ret, want)						\
+	do {									\
+		long ret_ = (ret);						\
+		check_failed_with(name, ret_, errno, want);			\
+	} while (0)
+
+static inline long arch_prctl(int option, unsigned long arg)
+{
+	return syscall(SYS_arch_prctl, option, arg);
+}
+
+/* The value of "key:" in a /proc status-like file in buf, or NULL (buf "") */
+static inline char *status_field(const char *path, const char *key, char *buf, size_t len)
+{
+	char line[512];
+	size_t klen = strlen(key);
+	FILE *f = fopen(path, "r");
+	char *found = NULL;
+
+	buf[0] = '\0';
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			char *v = line + klen + 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(buf, len, "%s", v);
+			found = buf;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static inline int cpuinfo_has_flag(const char *flag)
+{
+	char buf[4096], *tok, *save;
+
+	if (!status_field("/proc/cpuinfo", "flags\t", buf, sizeof(buf)) &&
+	    !status_field("/proc/cpuinfo", "flags", buf, sizeof(buf)))
+		return 0;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, flag))
+			return 1;
+	return 0;
+}
+
+#endif
