@@ -62,6 +62,26 @@ static const char *evidence_text(const char *via)
 	return via;
 }
 
+/* Whether the code at P is a signal restorer: the rt_sigreturn (or, on i386, sigreturn)
+ * system call the kernel makes a signal handler return into. Its address is taken, for
+ * sa_restorer, but it is reached by the handler's ret, never by an indirect branch, so
+ * IBT asks no ENDBR of it. Recognised by its code, so stripped files are no different. */
+static bool is_signal_restorer(const unsigned char *p, size_t n, bool is64)
+{
+	/* mov $15,%rax; syscall  /  mov $15,%eax; syscall */
+	static const unsigned char rt64[] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+	static const unsigned char rt64_short[] = { 0xb8, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+	/* mov $173,%eax; int $0x80  /  pop %eax; mov $119,%eax; int $0x80 */
+	static const unsigned char rt32[] = { 0xb8, 0xad, 0, 0, 0, 0xcd, 0x80 };
+	static const unsigned char old32[] = { 0x58, 0xb8, 0x77, 0, 0, 0, 0xcd, 0x80 };
+
+#define STARTS_WITH(code) (n >= sizeof(code) && memcmp(p, code, sizeof(code)) == 0)
+	if (is64)
+		return STARTS_WITH(rt64) || STARTS_WITH(rt64_short);
+	return STARTS_WITH(rt32) || STARTS_WITH(old32);
+#undef STARTS_WITH
+}
+
 void check_endbr(struct code_ctx *c)
 {
 	size_t i;
@@ -79,7 +99,7 @@ void check_endbr(struct code_ctx *c)
 		if (i && c->targets[i - 1].addr == t->addr)
 			continue;
 		p = code_bytes(c, t->addr, &avail);
-		if (!p || is_endbr(p, avail, c->is64))
+		if (!p || is_endbr(p, avail, c->is64) || is_signal_restorer(p, avail, c->is64))
 			continue;
 		if (t->from)
 			snprintf(from, sizeof(from), " (evidence at 0x%llx)",
