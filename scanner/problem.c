@@ -65,11 +65,11 @@ void problem_list_free(struct problem_list *list)
 	memset(list, 0, sizeof(*list));
 }
 
-void finding_add(struct finding_list *list, const char *rule, enum severity severity,
-		 uint64_t address, const char *symbol, const char *via, const char *fmt, ...)
+void finding_addv(struct finding_list *list, const char *rule, enum severity severity,
+		  uint64_t address, const char *symbol, const char *via, const char *fmt,
+		  va_list ap)
 {
 	struct finding *f;
-	va_list ap;
 
 	list->items = grow(list->items, &list->cap, list->count, sizeof(*list->items));
 	f = &list->items[list->count++];
@@ -78,8 +78,16 @@ void finding_add(struct finding_list *list, const char *rule, enum severity seve
 	f->address = address;
 	f->symbol = symbol ? strdup(symbol) : NULL;
 	f->via = via;
-	va_start(ap, fmt);
 	f->message = vformat(fmt, ap);
+}
+
+void finding_add(struct finding_list *list, const char *rule, enum severity severity,
+		 uint64_t address, const char *symbol, const char *via, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	finding_addv(list, rule, severity, address, symbol, via, fmt, ap);
 	va_end(ap);
 }
 

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 enum severity { SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR };
@@ -47,6 +48,9 @@ void problem_list_free(struct problem_list *list);
 void finding_add(struct finding_list *list, const char *rule, enum severity severity,
 		 uint64_t address, const char *symbol, const char *via, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+void finding_addv(struct finding_list *list, const char *rule, enum severity severity,
+		  uint64_t address, const char *symbol, const char *via, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 7, 0)));
 void finding_list_free(struct finding_list *list);
 
 const char *severity_name(enum severity s);

@@ -17,17 +17,13 @@
 void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
 		  const char *fmt, ...)
 {
-	char symbol[256], *message = NULL;
+	char symbol[256];
 	va_list ap;
 
 	code_symbol_name(c, addr, symbol, sizeof(symbol));
 	va_start(ap, fmt);
-	if (vasprintf(&message, fmt, ap) < 0)
-		message = NULL;
+	finding_addv(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, fmt, ap);
 	va_end(ap);
-	finding_add(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, "%s",
-		    message ? message : "");
-	free(message);
 }
 
 static int finding_compare(const void *a, const void *b)
