@@ -15,6 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* At most 256 values, fewer in practice (eight for a position-dependent file). */
+struct first_sse {
+	__m128i mask[256], value[256];
+	size_t n;
+};
+#endif
+
 #define HISTORY 8
 
 /* The part of an operand the checks look at. */
@@ -47,6 +57,9 @@ struct sweep {
 	char cet_used[96];             /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
 	bool first_byte[256];          /* the bytes worth_decoding_at looks at in this file */
+#ifdef __SSE2__
+	struct first_sse first_sse;    /* the same, as comparisons of 16 bytes at once */
+#endif
 	size_t *cands;                 /* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
 };
@@ -248,26 +261,80 @@ static void set_first_bytes(const struct code_ctx *c, bool first_byte[256])
 	}
 }
 
+#ifdef __SSE2__
+/* The first-byte table as byte comparisons SSE2 makes 16 at a time: (byte & mask) ==
+ * value, one pair for each accepted value, or for each aligned pair or octet of them
+ * (c2/c3, b8-bf). The byte scan reads every byte of the code and most are none of these:
+ * one mask per 16 bytes costs less than a table look-up and a branch per byte. */
+static void set_first_sse(const bool first_byte[256], struct first_sse *f)
+{
+	unsigned v;
+
+	f->n = 0;
+	for (v = 0; v < 256; v++) {
+		uint8_t mask = 0xff;
+
+		if (!first_byte[v])
+			continue;
+		if (v % 8 == 0 && memchr(first_byte + v, false, 8) == NULL)
+			mask = 0xf8;
+		else if (v % 2 == 0 && first_byte[v + 1])
+			mask = 0xfe;
+		f->mask[f->n] = _mm_set1_epi8((char)mask);
+		f->value[f->n] = _mm_set1_epi8((char)v);
+		f->n++;
+		v |= (uint8_t)~mask;   /* skip the values the pair already covers */
+	}
+}
+
+/* Bit K set when P[K] (K < 16) is in the first-byte table. */
+static unsigned first_bytes_in_16(const struct first_sse *f, const unsigned char *p)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)p), hit = _mm_setzero_si128();
+	size_t k;
+
+	for (k = 0; k < f->n; k++)
+		hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_and_si128(x, f->mask[k]), f->value[k]));
+	return (unsigned)_mm_movemask_epi8(hit);
+}
+#endif
+
 /* Scans a function's bytes for offsets worth decoding, taking the evidence the bytes alone make certain (a lea of a
  * function's address, a call to setjmp: the opcode, ModRM and a target that is exactly a
  * function start or a returns-twice entry do not occur by chance inside other
  * instructions). */
+static void add_candidate(struct sweep *s, size_t i)
+{
+	if (s->ncands == s->cands_cap) {
+		s->cands_cap = s->cands_cap ? s->cands_cap * 2 : 64;
+		s->cands = realloc(s->cands, s->cands_cap * sizeof(*s->cands));
+		if (!s->cands)
+			abort();
+	}
+	s->cands[s->ncands++] = i;
+}
+
 static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, uint64_t addr)
 {
-	size_t i;
+	size_t i = 0;
 
 	s->ncands = 0;
-	for (i = 0; i < n; i++) {
-		if (!s->first_byte[p[i]] || !worth_decoding_at(s->c, p, i, n, addr))
-			continue;
-		if (s->ncands == s->cands_cap) {
-			s->cands_cap = s->cands_cap ? s->cands_cap * 2 : 64;
-			s->cands = realloc(s->cands, s->cands_cap * sizeof(*s->cands));
-			if (!s->cands)
-				abort();
+#ifdef __SSE2__
+	for (; i + 16 <= n; i += 16) {
+		unsigned hits = first_bytes_in_16(&s->first_sse, p + i);
+
+		while (hits) {
+			size_t at = i + (size_t)__builtin_ctz(hits);
+
+			hits &= hits - 1;
+			if (worth_decoding_at(s->c, p, at, n, addr))
+				add_candidate(s, at);
 		}
-		s->cands[s->ncands++] = i;
 	}
+#endif
+	for (; i < n; i++)
+		if (s->first_byte[p[i]] && worth_decoding_at(s->c, p, i, n, addr))
+			add_candidate(s, i);
 }
 
 /* ---- the instruction checks ------------------------------------------------------- */
@@ -779,6 +846,9 @@ void code_sweep(struct code_ctx *c)
 	if (!c->nranges || !disasm_open(&s.d, c->is64))
 		return;
 	set_first_bytes(c, s.first_byte);
+#ifdef __SSE2__
+	set_first_sse(s.first_byte, &s.first_sse);
+#endif
 	for (r = 0; r < c->nranges; r++) {
 		const struct exec_range *range = &c->ranges[r];
 		uint64_t at = range->addr, end = range->addr + range->size;
