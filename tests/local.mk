@@ -109,13 +109,17 @@ EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
 check_PROGRAMS += tests/add-property-note
 tests_add_property_note_SOURCES = tests/add_property_note.c
 
-# The guest runner's job reader and JSON writer, built for the host.
+# The guest runner's job reader, built for the host, and the JSON writer it shares with
+# the audit report.
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test_vm_guest
-TESTS += tests/test_vm_guest
-tests_test_vm_guest_SOURCES = tests/test_vm_guest.c vm/guest/job_parse.c scanner/json_out.c
+check_PROGRAMS += tests/test_vm_guest tests/test_json_out
+TESTS += tests/test_vm_guest tests/test_json_out
+tests_test_vm_guest_SOURCES = tests/test_vm_guest.c vm/guest/job_parse.c
 tests_test_vm_guest_CFLAGS = $(UNIT_CFLAGS)
-tests_test_vm_guest_LDADD = $(CMOCKA_LIBS) $(JSONC_LIBS)
+tests_test_vm_guest_LDADD = $(CMOCKA_LIBS)
+tests_test_json_out_SOURCES = tests/test_json_out.c scanner/json_out.c
+tests_test_json_out_CFLAGS = $(UNIT_CFLAGS)
+tests_test_json_out_LDADD = $(CMOCKA_LIBS) $(JSONC_LIBS)
 endif
 TESTS += tests/vm-runner.sh
 EXTRA_DIST += tests/vm-runner.sh

@@ -1,0 +1,147 @@
+/* The streaming JSON writer (scanner/json_out.c) of the audit report and the guest
+ * runner: whatever a program prints must come out as one valid JSON string, and what the
+ * report writes must read back as the values it was given. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "scanner/json_out.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes a document with the writer into *TEXT and reads it back with json-c. */
+static json_object *written_text(void (*write)(struct json_out *j), char **text)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+	struct json_out j;
+	json_object *obj;
+
+	assert_non_null(f);
+	json_begin(&j, f);
+	write(&j);
+	json_end(&j);
+	fclose(f);
+	assert_int_equal((*text)[len - 1], '\n');
+	obj = json_tokener_parse(*text);
+	if (!obj)
+		fail_msg("not JSON: %s", *text);
+	return obj;
+}
+
+static json_object *written(void (*write)(struct json_out *j))
+{
+	char *text = NULL;
+	json_object *obj = written_text(write, &text);
+
+	assert_null(memchr(text, '\n', strlen(text) - 1));        /* one line */
+	free(text);
+	return obj;
+}
+
+static const char raw_output[] = "ok \"q\" \\ \t\r\n\x01\x7f \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"
+				 " bad: \xff \xc3 \xe0\x80\x80 \xed\xa0\x80 end";
+
+static void write_everything(struct json_out *j)
+{
+	json_str(j, "type", "job");
+	json_str(j, "none", NULL);
+	json_int(j, "n", -42);
+	json_boolean(j, "t", true);
+	json_null(j, "z");
+	json_hex(j, "addr", 0xffffffffff600000ULL);
+	json_strn(j, "output", raw_output, sizeof raw_output - 1);
+	json_open_object(j, "status");
+	json_str(j, "x86_Thread_features", "ibt");
+	json_open_array(j, "list");
+	json_array_str(j, "a", 1);
+	json_open_object(j, NULL);
+	json_close_object(j);
+	json_close_array(j);
+	json_close_object(j);
+	json_open_array(j, "empty");
+	json_close_array(j);
+}
+
+static void writer_round_trip(void **state)
+{
+	json_object *obj = written(write_everything), *v, *status, *list;
+	/* Valid UTF-8 kept; each other byte read as its Latin-1 character. */
+	const char *expected = "ok \"q\" \\ \t\r\n\x01\x7f \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"
+			       " bad: \xc3\xbf \xc3\x83 \xc3\xa0\xc2\x80\xc2\x80 \xc3\xad\xc2\xa0\xc2\x80 end";
+
+	(void)state;
+	assert_true(json_object_object_get_ex(obj, "output", &v));
+	printf("output read back: %s\n", json_object_to_json_string(v));
+	assert_string_equal(json_object_get_string(v), expected);
+	assert_true(json_object_object_get_ex(obj, "none", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(obj, "n", &v));
+	assert_int_equal(json_object_get_int(v), -42);
+	assert_true(json_object_object_get_ex(obj, "addr", &v));
+	assert_string_equal(json_object_get_string(v), "0xffffffffff600000");
+	assert_true(json_object_object_get_ex(obj, "status", &status));
+	assert_true(json_object_object_get_ex(status, "list", &list));
+	assert_int_equal(json_object_array_length(list), 2);
+	assert_true(json_object_object_get_ex(obj, "empty", &v));
+	assert_int_equal(json_object_array_length(v), 0);
+	json_object_put(obj);
+}
+
+/* The report's shape: a list of files, one per line, then more members. */
+static void write_report_lines(struct json_out *j)
+{
+	int i;
+
+	json_open_array(j, "files");
+	for (i = 0; i < 3; i++) {
+		json_newline(j);
+		json_open_object(j, NULL);
+		json_uint(j, "address", i == 2 ? UINT64_MAX : (uint64_t)i);
+		json_close_object(j);
+	}
+	json_close_array(j);
+	json_newline(j);
+	json_open_array(j, "skipped");
+	json_close_array(j);
+}
+
+static void report_lines_and_unsigned_values(void **state)
+{
+	char *text = NULL;
+	json_object *obj = written_text(write_report_lines, &text), *files, *v;
+	const char *line;
+	int lines = 0;
+
+	(void)state;
+	/* each file object starts a line; the commas end the lines before */
+	for (line = text; (line = strchr(line, '\n')) != NULL; line++)
+		lines++;
+	assert_int_equal(lines, 5);
+	assert_non_null(strstr(text, "\n{\"address\":0},\n{\"address\":1},\n{"));
+	assert_true(json_object_object_get_ex(obj, "files", &files));
+	assert_int_equal(json_object_array_length(files), 3);
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(files, 2), "address",
+					      &v));
+	assert_true(json_object_get_uint64(v) == UINT64_MAX);
+	assert_true(json_object_object_get_ex(obj, "skipped", &v));
+	json_object_put(obj);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(writer_round_trip),
+		cmocka_unit_test(report_lines_and_unsigned_values),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
