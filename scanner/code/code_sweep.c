@@ -96,7 +96,7 @@ static size_t modrm_mem_length(uint8_t m, uint8_t sib)
 }
 
 /* How far before a ret the byte scan looks for a move into %rsp: the check reads up to
- * four instructions back. */
+ * four instructions back (six pops and a mov with SIB and disp32 fit). */
 #define RSP_WRITE_REACH 24
 
 /* Whether the ret at P[I] follows a push, a store to (%rsp), or a write of %rsp with only
@@ -120,16 +120,9 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	if (k >= 1 && (p[k - 1] == 0x5c || p[k - 1] == 0x94) &&
 	    !(k >= 2 && (p[k - 2] == 0x41 || p[k - 2] == 0x0f)))
 		return true;                          /* pop %rsp, xchg %rax,%rsp */
-	if (k >= 2 && p[k - 2] == 0x89 && (p[k - 1] & 0xc7) == 0xc4 && p[k - 1] != 0xec)
-		return true;                          /* mov %reg,%rsp (not %rbp) */
-	if (k >= 2 && p[k - 2] == 0x8b && (p[k - 1] & 0xf8) == 0xe0 && p[k - 1] != 0xe5)
-		return true;                          /* mov %reg,%rsp, other form */
-	for (j = k >= 9 ? k - 9 : 0; j + 2 < k; j++)  /* mov mem,%rsp */
-		if (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && (p[j + 1] >> 6) != 3 &&
-		    j + 1 + modrm_mem_length(p[j + 1], p[j + 2]) == k)
-			return true;
-	/* A register or memory word moved into %rsp a few instructions earlier (Go's stack
-	 * switches: mov %rsi,%rsp; mov %eax,0x20(%rsp); pop %rbp; ret). */
+	/* A register or memory word moved into %rsp right before, behind pops, or a few
+	 * instructions earlier (Go's stack switches: mov %rsi,%rsp; mov %eax,0x20(%rsp);
+	 * pop %rbp; ret). Not mov %rbp,%rsp (89 ec, 8b e5): that restores the frame. */
 	for (j = i >= RSP_WRITE_REACH ? i - RSP_WRITE_REACH : 0; j + 1 < i; j++) {
 		/* REX.B (89) or REX.R (8b) would make the register %r12, not %rsp */
 		uint8_t rex = j >= 1 && (p[j - 1] & 0xf0) == 0x40 ? p[j - 1] : 0;
@@ -299,10 +292,6 @@ static unsigned first_bytes_in_16(const struct first_sse *f, const unsigned char
 }
 #endif
 
-/* Scans a function's bytes for offsets worth decoding, taking the evidence the bytes alone make certain (a lea of a
- * function's address, a call to setjmp: the opcode, ModRM and a target that is exactly a
- * function start or a returns-twice entry do not occur by chance inside other
- * instructions). */
 static void add_candidate(struct sweep *s, size_t i)
 {
 	if (s->ncands == s->cands_cap) {
@@ -314,6 +303,10 @@ static void add_candidate(struct sweep *s, size_t i)
 	s->cands[s->ncands++] = i;
 }
 
+/* Scans a function's bytes for offsets worth decoding, taking the evidence the bytes
+ * alone make certain (a lea of a function's address, a call to setjmp: the opcode, ModRM
+ * and a target that is exactly a function start or a returns-twice entry do not occur by
+ * chance inside other instructions). */
 static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, uint64_t addr)
 {
 	size_t i = 0;
@@ -376,9 +369,9 @@ static int gpr_number(x86_reg r)
 }
 
 /* Whether the function copies %rsp into REG (mov %rsp,%reg in either encoding, or
- * lea disp(%rsp),%reg) before address END. Moving REG back into %rsp is then the end of an alloca or a realignment
- * (ld.so's _dl_runtime_resolve saves %rsp in %rbx, aligns, and restores it): the same
- * stack, not another one. */
+ * lea disp(%rsp),%reg) before address END. Moving REG back into %rsp is then the end of
+ * an alloca or a realignment (ld.so's _dl_runtime_resolve saves %rsp in %rbx, aligns, and
+ * restores it): the same stack, not another one. */
 static bool rsp_saved_in(const struct sweep *s, x86_reg reg, uint64_t end)
 {
 	const unsigned char *p = s->func_bytes;
@@ -415,11 +408,9 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 		return false;
 	switch (r->id) {
 	case X86_INS_MOV:
-		/* mov %rbp,%rsp restores the frame: the shadow stack still matches. */
+		/* (mov %rbp,%rsp is restores_frame(), which check_ret stops at first) */
 		return d->type == X86_OP_REG && is_rsp(d->reg) &&
-		       !(src->type == X86_OP_REG &&
-			 (src->reg == X86_REG_RBP || src->reg == X86_REG_EBP ||
-			  rsp_saved_in(s, src->reg, r->addr)));
+		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr));
 	case X86_INS_XCHG:
 		return (d->type == X86_OP_REG && is_rsp(d->reg)) ||
 		       (r->nops > 1 && src->type == X86_OP_REG && is_rsp(src->reg));
