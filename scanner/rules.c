@@ -248,8 +248,9 @@ bool rules_list_contains(const struct rule_set *rs, const char *name, const char
 	size_t i, count;
 	char *const *items = rules_list(rs, name, &count);
 
+	/* Asked for every symbol of a file: the first letter rules most entries out. */
 	for (i = 0; i < count; i++)
-		if (strcmp(items[i], item) == 0)
+		if (items[i][0] == item[0] && strcmp(items[i], item) == 0)
 			return true;
 	return false;
 }

@@ -11,20 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct name_set {
-	char *const *names;
-	size_t count;
-};
-
-/* Called for every symbol of the file: the first letter rules out most at once. */
-static bool listed(const struct name_set *set, const char *name)
+static bool listed(const struct code_ctx *c, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < set->count; i++)
-		if (set->names[i][0] == name[0] && strcmp(set->names[i], name) == 0)
-			return true;
-	return false;
+	return rules_list_contains(c->rules, "returns-twice", name);
 }
 
 static void add(struct code_ctx *c, uint64_t addr)
@@ -39,18 +28,16 @@ static void add(struct code_ctx *c, uint64_t addr)
 
 void targets_returns_twice_prepare(struct code_ctx *c)
 {
-	struct name_set set;
 	size_t i;
 
-	set.names = rules_list(c->rules, "returns-twice", &set.count);
 	for (i = 0; i < c->nsyms; i++)
-		if (listed(&set, c->syms[i].name))
+		if (listed(c, c->syms[i].name))
 			add(c, c->syms[i].addr);
 	for (i = 0; i < c->slot_symbol.cap; i++)
-		if (c->slot_symbol.keys[i] && listed(&set, c->slot_names[c->slot_symbol.values[i]]))
+		if (c->slot_symbol.keys[i] && listed(c, c->slot_names[c->slot_symbol.values[i]]))
 			add(c, c->slot_symbol.keys[i]);
 	for (i = 0; i < c->plt_symbol.cap; i++)
-		if (c->plt_symbol.keys[i] && listed(&set, c->slot_names[c->plt_symbol.values[i]]))
+		if (c->plt_symbol.keys[i] && listed(c, c->slot_names[c->plt_symbol.values[i]]))
 			add(c, c->plt_symbol.keys[i]);
 }
 
