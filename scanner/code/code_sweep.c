@@ -18,9 +18,14 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* At most 256 values, fewer in practice (eight for a position-dependent file). */
+#define MAX_NEXT 3
+
+/* At most 256 values, fewer in practice (eight for a position-dependent file). Each may
+ * ask the byte after it to match one of NNEXT patterns too (none: any byte). */
 struct first_sse {
 	__m128i mask[256], value[256];
+	__m128i next_mask[256][MAX_NEXT], next_value[256][MAX_NEXT];
+	uint8_t nnext[256];
 	size_t n;
 };
 #endif
@@ -139,7 +144,7 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence)
 {
 	if (exec_address(c, v) && code_is_function_start(c, v))
-		code_add_target(c, v, "code-ref", evidence);
+		code_add_target(c, v, VIA_CODE_REF, evidence);
 }
 
 static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
@@ -168,7 +173,7 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		if (c->nreturns_twice && c->is64 && i + 6 <= n && p[i + 1] == 0x15 &&
 		    targets_is_returns_twice(c, addr + i + 6 +
 						    (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)))
-			code_add_target(c, addr + i + 6, "returns-twice", addr + i);
+			code_add_target(c, addr + i + 6, VIA_RETURNS_TWICE, addr + i);
 		break;
 	case 0x60: /* the vsyscall page, as an imm32 or imm64 */
 		if (c->is64 && i >= 1 && i + 1 < n && p[i + 1] == 0xff && p[i - 1] <= 0x0f)
@@ -196,7 +201,7 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 			if (!c->is64)
 				t &= 0xffffffffu;
 			if (targets_is_returns_twice(c, t))
-				code_add_target(c, addr + i + 5, "returns-twice", addr + i);
+				code_add_target(c, addr + i + 5, VIA_RETURNS_TWICE, addr + i);
 		}
 		break;
 	case 0xc3:
@@ -239,12 +244,13 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
  * code, most of them none of these: a table look-up skips them. */
 static void set_first_bytes(const struct code_ctx *c, bool first_byte[256])
 {
-	static const uint8_t always[] = { 0xff, 0x8d, 0xc3, 0xc2, 0xf3, 0x38 };
+	static const uint8_t always[] = { 0xff, 0xc3, 0xc2, 0xf3, 0x38 };
 	size_t i;
 
 	memset(first_byte, 0, 256 * sizeof(bool));
 	for (i = 0; i < sizeof(always); i++)
 		first_byte[always[i]] = true;
+	first_byte[0x8d] = c->is64 || c->got;  /* lea of a function's address */
 	first_byte[0x60] = c->is64;            /* the vsyscall page */
 	first_byte[0xe8] = c->nreturns_twice;  /* call rel32 */
 	if (c->m->e_type == ET_EXEC) {         /* absolute function addresses */
@@ -254,18 +260,56 @@ static void set_first_bytes(const struct code_ctx *c, bool first_byte[256])
 	}
 }
 
+/* A byte pattern: (byte & mask) == value. */
+struct byte_pattern {
+	uint8_t mask, value;
+};
+
+/* The bytes after FIRST without which worth_decoding_at(FIRST) returns false at once,
+ * into NEXT (at most MAX_NEXT); 0 when any byte may follow. 0xff and 0x8d are a third of
+ * the code's first-byte hits (0xff mostly in negative displacements and immediates), and
+ * few of them are the jmp, call or lea the checks want. Keep in step with
+ * worth_decoding_at. */
+static size_t next_bytes_wanted(const struct code_ctx *c, uint8_t first,
+				struct byte_pattern next[])
+{
+	size_t n = 0;
+
+	switch (first) {
+	case 0xff:
+		next[n++] = (struct byte_pattern){ 0xff, 0x24 };  /* jmp *table(,%reg,N) */
+		next[n++] = (struct byte_pattern){ 0xf8, 0xe0 };  /* jmp *%reg */
+		if (c->nreturns_twice && c->is64)
+			next[n++] = (struct byte_pattern){ 0xff, 0x15 };  /* call *slot(%rip) */
+		break;
+	case 0x8d:
+		if (c->is64)
+			next[n++] = (struct byte_pattern){ 0xc7, 0x05 };  /* lea d(%rip) */
+		else
+			next[n++] = (struct byte_pattern){ 0xc0, 0x80 };  /* lea d32(%reg) */
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
 #ifdef __SSE2__
 /* The first-byte table as byte comparisons SSE2 makes 16 at a time: (byte & mask) ==
  * value, one pair for each accepted value, or for each aligned pair or octet of them
- * (c2/c3, b8-bf). The byte scan reads every byte of the code and most are none of these:
- * one mask per 16 bytes costs less than a table look-up and a branch per byte. */
-static void set_first_sse(const bool first_byte[256], struct first_sse *f)
+ * (c2/c3, b8-bf), and for 0xff and 0x8d the byte after too. The byte scan reads every
+ * byte of the code and most are none of these: one mask per 16 bytes costs less than a
+ * table look-up and a branch per byte. */
+static void set_first_sse(const struct code_ctx *c, const bool first_byte[256],
+			  struct first_sse *f)
 {
 	unsigned v;
 
 	f->n = 0;
 	for (v = 0; v < 256; v++) {
+		struct byte_pattern next[MAX_NEXT];
 		uint8_t mask = 0xff;
+		size_t j;
 
 		if (!first_byte[v])
 			continue;
@@ -275,19 +319,38 @@ static void set_first_sse(const bool first_byte[256], struct first_sse *f)
 			mask = 0xfe;
 		f->mask[f->n] = _mm_set1_epi8((char)mask);
 		f->value[f->n] = _mm_set1_epi8((char)v);
+		f->nnext[f->n] = mask == 0xff ? (uint8_t)next_bytes_wanted(c, (uint8_t)v, next) : 0;
+		for (j = 0; j < f->nnext[f->n]; j++) {
+			f->next_mask[f->n][j] = _mm_set1_epi8((char)next[j].mask);
+			f->next_value[f->n][j] = _mm_set1_epi8((char)next[j].value);
+		}
 		f->n++;
 		v |= (uint8_t)~mask;   /* skip the values the pair already covers */
 	}
 }
 
-/* Bit K set when P[K] (K < 16) is in the first-byte table. */
+/* Bit K set when P[K] (K < 16) is in the first-byte table and P[K + 1] fits: P[16] must
+ * be readable. */
 static unsigned first_bytes_in_16(const struct first_sse *f, const unsigned char *p)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)p), hit = _mm_setzero_si128();
-	size_t k;
+	__m128i x = _mm_loadu_si128((const __m128i *)p);
+	__m128i y = _mm_loadu_si128((const __m128i *)(p + 1));
+	__m128i hit = _mm_setzero_si128();
+	size_t k, j;
 
-	for (k = 0; k < f->n; k++)
-		hit = _mm_or_si128(hit, _mm_cmpeq_epi8(_mm_and_si128(x, f->mask[k]), f->value[k]));
+	for (k = 0; k < f->n; k++) {
+		__m128i first = _mm_cmpeq_epi8(_mm_and_si128(x, f->mask[k]), f->value[k]);
+
+		if (f->nnext[k]) {
+			__m128i next = _mm_setzero_si128();
+
+			for (j = 0; j < f->nnext[k]; j++)
+				next = _mm_or_si128(next, _mm_cmpeq_epi8(_mm_and_si128(y, f->next_mask[k][j]),
+									 f->next_value[k][j]));
+			first = _mm_and_si128(first, next);
+		}
+		hit = _mm_or_si128(hit, first);
+	}
 	return (unsigned)_mm_movemask_epi8(hit);
 }
 #endif
@@ -313,7 +376,7 @@ static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, u
 
 	s->ncands = 0;
 #ifdef __SSE2__
-	for (; i + 16 <= n; i += 16) {
+	for (; i + 17 <= n; i += 16) {
 		unsigned hits = first_bytes_in_16(&s->first_sse, p + i);
 
 		while (hits) {
@@ -838,7 +901,7 @@ void code_sweep(struct code_ctx *c)
 		return;
 	set_first_bytes(c, s.first_byte);
 #ifdef __SSE2__
-	set_first_sse(s.first_byte, &s.first_sse);
+	set_first_sse(c, s.first_byte, &s.first_sse);
 #endif
 	for (r = 0; r < c->nranges; r++) {
 		const struct exec_range *range = &c->ranges[r];
