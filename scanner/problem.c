@@ -76,9 +76,9 @@ void finding_addv(struct finding_list *list, const char *rule, enum severity sev
 	f->rule = rule;
 	f->severity = severity;
 	f->address = address;
-	f->symbol = symbol ? strdup(symbol) : NULL;
+	f->symbol = symbol ? text_arena_copy(&list->texts, symbol) : NULL;
 	f->via = via;
-	f->message = vformat(fmt, ap);
+	f->message = text_arena_vformat(&list->texts, fmt, ap);
 }
 
 void finding_add(struct finding_list *list, const char *rule, enum severity severity,
@@ -93,12 +93,7 @@ void finding_add(struct finding_list *list, const char *rule, enum severity seve
 
 void finding_list_free(struct finding_list *list)
 {
-	size_t i;
-
-	for (i = 0; i < list->count; i++) {
-		free(list->items[i].symbol);
-		free(list->items[i].message);
-	}
+	text_arena_free(&list->texts);
 	free(list->items);
 	memset(list, 0, sizeof(*list));
 }

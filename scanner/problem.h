@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "text_arena.h"
+
 enum severity { SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR };
 
 /* Who reads the note and would reject or ignore it. */
@@ -22,12 +24,12 @@ struct problem {
 
 /* A finding in the code or data (issue: ENDBR coverage and the other code checks). */
 struct finding {
+	uint64_t address;        /* first: findings are sorted by it (sort_by_address) */
 	const char *rule;
 	enum severity severity;
-	uint64_t address;
-	char *symbol;            /* "name", "name+0x10" or "sub_ADDR" */
+	const char *symbol;      /* "name", "name+0x10" or "sub_ADDR" */
 	const char *via;         /* evidence kind: entry, init, export, reloc, ... */
-	char *message;
+	const char *message;
 };
 
 struct problem_list {
@@ -38,6 +40,7 @@ struct problem_list {
 struct finding_list {
 	struct finding *items;
 	size_t count, cap;
+	struct text_arena texts;  /* the findings' symbols and messages */
 };
 
 /* Adds a problem; a second one with the same rule merges its consumers into the first. */
