@@ -5,61 +5,31 @@
 #include "targets.h"
 
 #include "disasm.h"
+#include "sort_address.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Evidence, strongest first: what the report names as the reason for a target. */
-static const char *const evidence_order[] = {
-	"entry", "init", "fini", "preinit-array", "init-array", "fini-array", "export",
-	"irelative", "plt", "reloc", "landing-pad", "returns-twice", "code-ref", "data-pointer",
-};
-
-static int rank(const char *via)
+static const char *evidence_text(enum evidence via)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(evidence_order) / sizeof(evidence_order[0]); i++)
-		if (strcmp(via, evidence_order[i]) == 0)
-			return (int)i;
-	return (int)i;
-}
-
-static int target_compare(const void *a, const void *b)
-{
-	const struct target *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->rank - y->rank;
-}
-
-static const char *evidence_text(const char *via)
-{
-	static const struct {
-		const char *via, *text;
-	} texts[] = {
-		{ "entry", "the entry point, which ld.so reaches by an indirect jump" },
-		{ "init", "DT_INIT, called by ld.so through a pointer" },
-		{ "fini", "DT_FINI, called by ld.so through a pointer" },
-		{ "preinit-array", "a DT_PREINIT_ARRAY entry, called through a pointer" },
-		{ "init-array", "an init_array entry, called through a pointer" },
-		{ "fini-array", "a fini_array entry, called through a pointer" },
-		{ "export", "an exported function, reached through PLTs and pointers" },
-		{ "irelative", "an IFUNC resolver, called by the loader through a pointer" },
-		{ "plt", "a PLT entry, reached by the tracked jmp *GOT or as a canonical address" },
-		{ "reloc", "a code address a dynamic relocation stores in memory" },
-		{ "landing-pad", "a C++ landing pad, entered by the unwinder's tracked jmp" },
-		{ "returns-twice", "the return point of a returns-twice call, reached again by longjmp" },
-		{ "code-ref", "a function whose address the code takes" },
-		{ "data-pointer", "a code address stored in data" },
+	static const char *const texts[] = {
+		[VIA_ENTRY] = "the entry point, which ld.so reaches by an indirect jump",
+		[VIA_INIT] = "DT_INIT, called by ld.so through a pointer",
+		[VIA_FINI] = "DT_FINI, called by ld.so through a pointer",
+		[VIA_PREINIT_ARRAY] = "a DT_PREINIT_ARRAY entry, called through a pointer",
+		[VIA_INIT_ARRAY] = "an init_array entry, called through a pointer",
+		[VIA_FINI_ARRAY] = "a fini_array entry, called through a pointer",
+		[VIA_EXPORT] = "an exported function, reached through PLTs and pointers",
+		[VIA_IRELATIVE] = "an IFUNC resolver, called by the loader through a pointer",
+		[VIA_PLT] = "a PLT entry, reached by the tracked jmp *GOT or as a canonical address",
+		[VIA_RELOC] = "a code address a dynamic relocation stores in memory",
+		[VIA_LANDING_PAD] = "a C++ landing pad, entered by the unwinder's tracked jmp",
+		[VIA_RETURNS_TWICE] = "the return point of a returns-twice call, reached again by longjmp",
+		[VIA_CODE_REF] = "a function whose address the code takes",
+		[VIA_DATA_POINTER] = "a code address stored in data",
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
-		if (strcmp(via, texts[i].via) == 0)
-			return texts[i].text;
-	return via;
+	return texts[via];
 }
 
 /* Whether the code at P is a signal restorer: the rt_sigreturn (or, on i386, sigreturn)
@@ -82,30 +52,41 @@ static bool is_signal_restorer(const unsigned char *p, size_t n, bool is64)
 #undef STARTS_WITH
 }
 
-void check_endbr(struct code_ctx *c)
+/* Of the targets at T[0]'s address (the first *RUN of the N from T), the one with the
+ * strongest evidence; the first found among equals. */
+static const struct target *strongest(const struct target *t, size_t n, size_t *run)
 {
+	const struct target *best = t;
 	size_t i;
 
-	for (i = 0; i < c->ntargets; i++)
-		c->targets[i].rank = rank(c->targets[i].via);
-	if (c->ntargets)
-		qsort(c->targets, c->ntargets, sizeof(*c->targets), target_compare);
-	for (i = 0; i < c->ntargets; i++) {
-		const struct target *t = &c->targets[i];
+	for (i = 1; i < n && t[i].addr == t->addr; i++)
+		if (t[i].via < best->via)
+			best = &t[i];
+	*run = i;
+	return best;
+}
+
+void check_endbr(struct code_ctx *c)
+{
+	const char *endbr = c->is64 ? "ENDBR64" : "ENDBR32";
+	size_t i, run;
+
+	sort_by_address(c->targets, c->ntargets, sizeof(*c->targets));
+	for (i = 0; i < c->ntargets; i += run) {
+		const struct target *t = strongest(c->targets + i, c->ntargets - i, &run);
 		const unsigned char *p;
-		char from[48] = "";
 		size_t avail;
 
-		if (i && c->targets[i - 1].addr == t->addr)
-			continue;
 		p = code_bytes(c, t->addr, &avail);
 		if (!p || is_endbr(p, avail, c->is64) || is_signal_restorer(p, avail, c->is64))
 			continue;
 		if (t->from)
-			snprintf(from, sizeof(from), " (evidence at 0x%llx)",
-				 (unsigned long long)t->from);
-		code_finding(c, "ibt-missing-endbr", t->addr, t->via,
-			     "%s%s, but it does not start with %s", evidence_text(t->via), from,
-			     c->is64 ? "ENDBR64" : "ENDBR32");
+			code_finding(c, "ibt-missing-endbr", t->addr, evidence_name(t->via),
+				     "%s (evidence at 0x%llx), but it does not start with %s",
+				     evidence_text(t->via), (unsigned long long)t->from, endbr);
+		else
+			code_finding(c, "ibt-missing-endbr", t->addr, evidence_name(t->via),
+				     "%s, but it does not start with %s", evidence_text(t->via),
+				     endbr);
 	}
 }

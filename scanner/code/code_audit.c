@@ -8,6 +8,7 @@
 
 #include "code_context.h"
 #include "rules.h"
+#include "sort_address.h"
 #include "targets.h"
 
 #include <stdarg.h>
@@ -24,15 +25,6 @@ void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const cha
 	va_start(ap, fmt);
 	finding_addv(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, fmt, ap);
 	va_end(ap);
-}
-
-static int finding_compare(const void *a, const void *b)
-{
-	const struct finding *x = a, *y = b;
-
-	if (x->address != y->address)
-		return x->address < y->address ? -1 : 1;
-	return 0;
 }
 
 void code_audit(const struct elf_model *m, const struct rule_set *rules,
@@ -54,6 +46,5 @@ void code_audit(const struct elf_model *m, const struct rule_set *rules,
 	code_ctx_free(&c);
 	/* Findings in address order, whatever check found them. */
 	if (out->count > first)
-		qsort(out->items + first, out->count - first, sizeof(*out->items),
-		      finding_compare);
+		sort_by_address(out->items + first, out->count - first, sizeof(*out->items));
 }

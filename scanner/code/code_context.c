@@ -4,6 +4,7 @@
 #include "code_context.h"
 
 #include "eh_frame.h"
+#include "sort_address.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,14 +64,29 @@ static void load_ranges(struct code_ctx *c)
 	}
 }
 
-static int symbol_compare(const void *a, const void *b)
+/* At one address, a global name reads better than a local one: globals first in each
+ * run of aliases, otherwise in table order. */
+static void globals_first(struct code_symbol *syms, size_t n)
 {
-	const struct code_symbol *x = a, *y = b;
+	size_t i = 0;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* At one address, a global name reads better than a local one. */
-	return (int)y->global - (int)x->global;
+	while (i < n) {
+		size_t end = i + 1, j;
+
+		while (end < n && syms[end].addr == syms[i].addr)
+			end++;
+		for (j = i + 1; j < end; j++) {   /* a few aliases at most: insertion */
+			struct code_symbol s = syms[j];
+			size_t k = j;
+
+			while (k > i && s.global && !syms[k - 1].global) {
+				syms[k] = syms[k - 1];
+				k--;
+			}
+			syms[k] = s;
+		}
+		i = end;
+	}
 }
 
 static void load_symbols(struct code_ctx *c)
@@ -111,15 +127,8 @@ static void load_symbols(struct code_ctx *c)
 			};
 		}
 	}
-	if (c->nsyms)
-		qsort(c->syms, c->nsyms, sizeof(*c->syms), symbol_compare);
-}
-
-static int u64_compare(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
+	sort_by_address(c->syms, c->nsyms, sizeof(*c->syms));
+	globals_first(c->syms, c->nsyms);
 }
 
 static void build_starts(struct code_ctx *c)
@@ -136,7 +145,7 @@ static void build_starts(struct code_ctx *c)
 			c->starts[j++] = c->fdes[i].start;
 	for (i = 0; i < c->nranges; i++)
 		c->starts[j++] = c->ranges[i].addr;
-	qsort(c->starts, j, sizeof(*c->starts), u64_compare);
+	sort_by_address(c->starts, j, sizeof(*c->starts));
 	c->nstarts = 0;
 	for (i = 0; i < j; i++)
 		if (c->nstarts == 0 || c->starts[c->nstarts - 1] != c->starts[i])
@@ -358,10 +367,24 @@ bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value)
 	return true;
 }
 
-void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_t from)
+const char *evidence_name(enum evidence via)
+{
+	static const char *const names[] = {
+		[VIA_ENTRY] = "entry", [VIA_INIT] = "init", [VIA_FINI] = "fini",
+		[VIA_PREINIT_ARRAY] = "preinit-array", [VIA_INIT_ARRAY] = "init-array",
+		[VIA_FINI_ARRAY] = "fini-array", [VIA_EXPORT] = "export",
+		[VIA_IRELATIVE] = "irelative", [VIA_PLT] = "plt", [VIA_RELOC] = "reloc",
+		[VIA_LANDING_PAD] = "landing-pad", [VIA_RETURNS_TWICE] = "returns-twice",
+		[VIA_CODE_REF] = "code-ref", [VIA_DATA_POINTER] = "data-pointer",
+	};
+
+	return names[via];
+}
+
+void code_add_target(struct code_ctx *c, uint64_t addr, enum evidence via, uint64_t from)
 {
 	c->targets = grow_array(c->targets, &c->targets_cap, c->ntargets, sizeof(*c->targets));
-	c->targets[c->ntargets++] = (struct target){ addr, via, from, 0 };
+	c->targets[c->ntargets++] = (struct target){ addr, from, via };
 }
 
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end)
@@ -370,20 +393,13 @@ void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end)
 	c->tables[c->ntables++] = (struct addr_range){ start, end };
 }
 
-static int range_compare(const void *a, const void *b)
-{
-	const struct addr_range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 void code_index_tables(struct code_ctx *c)
 {
 	size_t i, j = 0;
 
 	if (!c->ntables)
 		return;
-	qsort(c->tables, c->ntables, sizeof(*c->tables), range_compare);
+	sort_by_address(c->tables, c->ntables, sizeof(*c->tables));
 	/* Merge overlaps, so a binary search finds the one range that can hold ADDR. */
 	for (i = 1; i < c->ntables; i++) {
 		if (c->tables[i].start <= c->tables[j].end) {

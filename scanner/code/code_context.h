@@ -42,11 +42,21 @@ struct addr_range {
 	uint64_t start, end;
 };
 
+/* Why an address is an indirect-branch target, strongest first: a target found several
+ * ways is reported under the strongest. */
+enum evidence {
+	VIA_ENTRY, VIA_INIT, VIA_FINI, VIA_PREINIT_ARRAY, VIA_INIT_ARRAY, VIA_FINI_ARRAY,
+	VIA_EXPORT, VIA_IRELATIVE, VIA_PLT, VIA_RELOC, VIA_LANDING_PAD, VIA_RETURNS_TWICE,
+	VIA_CODE_REF, VIA_DATA_POINTER,
+};
+
+/* The name reports give VIA: "entry", "init-array", "code-ref", ... */
+const char *evidence_name(enum evidence via);
+
 struct target {
 	uint64_t addr;
-	const char *via;              /* entry, init, export, reloc, ... */
 	uint64_t from;                /* where the evidence is (an address), or 0 */
-	int rank;                     /* of VIA, for check_endbr's sort */
+	enum evidence via;
 };
 
 struct code_ctx {
@@ -104,7 +114,7 @@ uint64_t code_symbol_addr(const struct code_ctx *c, const char *name);
  * file's own bytes; false when ADDR is not file-backed. */
 bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value);
 
-void code_add_target(struct code_ctx *c, uint64_t addr, const char *via, uint64_t from);
+void code_add_target(struct code_ctx *c, uint64_t addr, enum evidence via, uint64_t from);
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end);
 /* Sorts and merges the recovered jump tables for code_in_table: code_sweep does it once
  * it has found them all. */

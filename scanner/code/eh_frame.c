@@ -4,6 +4,7 @@
 #include "eh_frame.h"
 
 #include "byteorder.h"
+#include "sort_address.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -216,13 +217,6 @@ static bool parse_cie(struct dw_cursor cur, struct cie *cie)
 	return !cur.bad;
 }
 
-static int fde_compare(const void *a, const void *b)
-{
-	const struct fde_info *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /* Where .eh_frame is: its section, else what PT_GNU_EH_FRAME's header points at. */
 static bool locate(const struct elf_model *m, const unsigned char **bytes, uint64_t *size,
 		   uint64_t *addr)
@@ -337,5 +331,5 @@ void eh_frame_load(const struct elf_model *m, struct fde_info **fdes, size_t *co
 		off = entry_end;
 	}
 	if (*count)
-		qsort(*fdes, *count, sizeof(**fdes), fde_compare);
+		sort_by_address(*fdes, *count, sizeof(**fdes));
 }

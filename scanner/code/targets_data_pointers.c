@@ -75,7 +75,7 @@ static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
 		}
 		if (code_range_of(c, v) && !code_in_table(c, a) &&
 		    !addr_map_get(&c->rewritten, a, &v))
-			code_add_target(c, v, "data-pointer", a);
+			code_add_target(c, v, VIA_DATA_POINTER, a);
 	}
 }
 

@@ -11,7 +11,8 @@
 #define DT_PREINIT_ARRAYSZ 33
 #endif
 
-static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size, const char *via)
+static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size,
+			  enum evidence via)
 {
 	uint64_t i;
 
@@ -25,7 +26,8 @@ static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size, cons
 	}
 }
 
-static void dynamic_array(struct code_ctx *c, int64_t tag, int64_t sztag, const char *via)
+static void dynamic_array(struct code_ctx *c, int64_t tag, int64_t sztag,
+			  enum evidence via)
 {
 	uint64_t addr, size;
 
@@ -45,11 +47,11 @@ static void section_arrays(struct code_ctx *c)
 		if (!(sh.sh_flags & SHF_ALLOC))
 			continue;
 		if (sh.sh_type == SHT_INIT_ARRAY)
-			array_entries(c, sh.sh_addr, sh.sh_size, "init-array");
+			array_entries(c, sh.sh_addr, sh.sh_size, VIA_INIT_ARRAY);
 		else if (sh.sh_type == SHT_FINI_ARRAY)
-			array_entries(c, sh.sh_addr, sh.sh_size, "fini-array");
+			array_entries(c, sh.sh_addr, sh.sh_size, VIA_FINI_ARRAY);
 		else if (sh.sh_type == SHT_PREINIT_ARRAY)
-			array_entries(c, sh.sh_addr, sh.sh_size, "preinit-array");
+			array_entries(c, sh.sh_addr, sh.sh_size, VIA_PREINIT_ARRAY);
 	}
 }
 
@@ -60,16 +62,16 @@ void targets_entry(struct code_ctx *c)
 	/* The kernel enters a static program directly; ld.so enters the others with a
 	 * jump through a register. */
 	if (c->m->interp && c->m->entry && code_range_of(c, c->m->entry))
-		code_add_target(c, c->m->entry, "entry", 0);
+		code_add_target(c, c->m->entry, VIA_ENTRY, 0);
 	if (!c->m->has_dynamic) {
 		section_arrays(c);
 		return;
 	}
 	if (elf_model_dynamic_value(c->m, DT_INIT, &v) && code_range_of(c, v))
-		code_add_target(c, v, "init", 0);
+		code_add_target(c, v, VIA_INIT, 0);
 	if (elf_model_dynamic_value(c->m, DT_FINI, &v) && code_range_of(c, v))
-		code_add_target(c, v, "fini", 0);
-	dynamic_array(c, DT_PREINIT_ARRAY, DT_PREINIT_ARRAYSZ, "preinit-array");
-	dynamic_array(c, DT_INIT_ARRAY, DT_INIT_ARRAYSZ, "init-array");
-	dynamic_array(c, DT_FINI_ARRAY, DT_FINI_ARRAYSZ, "fini-array");
+		code_add_target(c, v, VIA_FINI, 0);
+	dynamic_array(c, DT_PREINIT_ARRAY, DT_PREINIT_ARRAYSZ, VIA_PREINIT_ARRAY);
+	dynamic_array(c, DT_INIT_ARRAY, DT_INIT_ARRAYSZ, VIA_INIT_ARRAY);
+	dynamic_array(c, DT_FINI_ARRAY, DT_FINI_ARRAYSZ, VIA_FINI_ARRAY);
 }

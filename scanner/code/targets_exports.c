@@ -33,7 +33,7 @@ void targets_exports(struct code_ctx *c)
 			    (vis != STV_DEFAULT && vis != STV_PROTECTED) || !s.st_value)
 				continue;
 			if (code_range_of(c, s.st_value))
-				code_add_target(c, s.st_value, "export", 0);
+				code_add_target(c, s.st_value, VIA_EXPORT, 0);
 		}
 	}
 }

@@ -92,7 +92,7 @@ static void drop_lazy_slots(struct code_ctx *c, const GElf_Shdr *plt)
 	for (i = 0; i < c->ntargets; i++) {
 		const struct target *t = &c->targets[i];
 
-		if (strcmp(t->via, "plt") == 0 && t->addr >= plt->sh_addr &&
+		if (t->via == VIA_PLT && t->addr >= plt->sh_addr &&
 		    t->addr < plt->sh_addr + plt->sh_size)
 			continue;
 		c->targets[j++] = *t;
@@ -112,7 +112,7 @@ void targets_plt(struct code_ctx *c)
 		name_entries(c, &ps.plt_sec, es, 0);
 		for (e = ps.plt_sec.sh_addr; e + es <= ps.plt_sec.sh_addr + ps.plt_sec.sh_size;
 		     e += es)
-			code_add_target(c, e, "plt", 0);
+			code_add_target(c, e, VIA_PLT, 0);
 	} else if (ps.has_plt) {
 		name_entries(c, &ps.plt, entry_size(&ps.plt, 16), entry_size(&ps.plt, 16));
 	}
@@ -122,7 +122,7 @@ void targets_plt(struct code_ctx *c)
 	if (!ps.has_plt || ps.has_plt_sec || c->bind_now)
 		return;
 	for (i = 0; i < c->ntargets; i++)
-		if (strcmp(c->targets[i].via, "plt") == 0 &&
+		if (c->targets[i].via == VIA_PLT &&
 		    c->targets[i].addr >= ps.plt.sh_addr &&
 		    c->targets[i].addr < ps.plt.sh_addr + ps.plt.sh_size)
 			lazy++;

@@ -148,14 +148,14 @@ static void one_reloc(struct code_ctx *c, const struct dynsyms *ds, uint64_t off
 			value &= 0xffffffffu;
 		addr_map_put(&c->relocated, offset, value);
 		if (code_range_of(c, value))
-			code_add_target(c, value, "reloc", offset);
+			code_add_target(c, value, VIA_RELOC, offset);
 		break;
 	case RK_ABS:
 	case RK_GLOB_DAT:
 		if (symidx)
 			name_slot(c, offset, name);
 		if (defined && code_range_of(c, symval + (k == RK_ABS ? (uint64_t)addend : 0)))
-			code_add_target(c, symval + (k == RK_ABS ? (uint64_t)addend : 0), "reloc",
+			code_add_target(c, symval + (k == RK_ABS ? (uint64_t)addend : 0), VIA_RELOC,
 					offset);
 		break;
 	case RK_JUMP_SLOT:
@@ -163,14 +163,14 @@ static void one_reloc(struct code_ctx *c, const struct dynsyms *ds, uint64_t off
 		/* Until bound, the GOT slot holds the lazy PLT slot: the PLT's tracked
 		 * jmp *GOT lands there. targets_plt decides whether to report them. */
 		if (!c->bind_now && p && code_range_of(c, inplace))
-			code_add_target(c, inplace, "plt", offset);
+			code_add_target(c, inplace, VIA_PLT, offset);
 		break;
 	case RK_IRELATIVE:
 		value = (uint64_t)addend;
 		if (!c->is64)
 			value &= 0xffffffffu;
 		if (code_range_of(c, value))
-			code_add_target(c, value, "irelative", offset);
+			code_add_target(c, value, VIA_IRELATIVE, offset);
 		break;
 	case RK_OTHER:
 		break;
@@ -217,7 +217,7 @@ static void relr(struct code_ctx *c, uint64_t addr, uint64_t size)
 		if (!(e & 1)) {
 			where = e;
 			if (code_read_word(c, where, &v) && code_range_of(c, v))
-				code_add_target(c, v, "reloc", where);
+				code_add_target(c, v, VIA_RELOC, where);
 			if (code_read_word(c, where, &v))
 				addr_map_put(&c->relocated, where, v);
 			where += c->word;
@@ -231,7 +231,7 @@ static void relr(struct code_ctx *c, uint64_t addr, uint64_t size)
 			if (code_read_word(c, at, &v)) {
 				addr_map_put(&c->relocated, at, v);
 				if (code_range_of(c, v))
-					code_add_target(c, v, "reloc", at);
+					code_add_target(c, v, VIA_RELOC, at);
 			}
 		}
 		where += (uint64_t)(c->word * 8 - 1) * c->word;
