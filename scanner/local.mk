@@ -29,6 +29,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/code_context.c scanner/code/code_context.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
 	scanner/code/disasm.c scanner/code/disasm.h \
+	scanner/code/insn_length.c scanner/code/insn_length.h \
 	scanner/code/sort_address.c scanner/code/sort_address.h \
 	scanner/code/targets.h \
 	scanner/code/targets_relocs.c \

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "code/disasm.h"
+#include "code/insn_length.h"
 
 #include <link.h>
 #include <string.h>
@@ -247,6 +248,102 @@ static void the_measure_agrees_with_capstone_on_real_code(void **state)
 	disasm_close(&c.d);
 }
 
+struct differences {
+	ZydisDecoder zydis[2];   /* 32-bit, 64-bit */
+	size_t covered, offsets;
+};
+
+/* Zydis's length of the instruction at P, 0 when it decodes none. */
+static size_t zydis_length(const ZydisDecoder *z, const unsigned char *p, size_t n)
+{
+	ZydisDecodedInstruction insn;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(z, NULL, p, n, &insn)))
+		return 0;
+	return insn.length;
+}
+
+/* At every byte of CODE, in both modes, wherever the tables give a length it must be
+ * Zydis's. Starting at every byte, not only at instructions, reads the code as the
+ * odd encodings that misaligned or data bytes make. */
+static void compare_quick(struct differences *d, const unsigned char *code, size_t n,
+			  const char *object)
+{
+	size_t at;
+	int mode;
+
+	for (at = 0; at < n; at++) {
+		for (mode = 0; mode < 2; mode++) {
+			size_t avail = n - at < 16 ? n - at : 16;
+			size_t q = quick_length(code + at, avail, mode), z;
+
+			d->offsets++;
+			if (!q)
+				continue;
+			z = zydis_length(&d->zydis[mode], code + at, avail);
+			if (q != z)
+				fail_msg("%s+0x%zx, %d-bit: the tables say %zu bytes, Zydis %zu "
+					 "(%02x %02x %02x %02x %02x %02x)",
+					 object, at, mode ? 64 : 32, q, z, code[at],
+					 avail > 1 ? code[at + 1] : 0, avail > 2 ? code[at + 2] : 0,
+					 avail > 3 ? code[at + 3] : 0, avail > 4 ? code[at + 4] : 0,
+					 avail > 5 ? code[at + 5] : 0);
+			d->covered++;
+		}
+	}
+}
+
+static int compare_quick_object(struct dl_phdr_info *info, size_t size, void *ctx)
+{
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && !strstr(info->dlpi_name, "vdso"))
+			compare_quick(ctx, (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
+				      ph->p_filesz, info->dlpi_name[0] ? info->dlpi_name : "test_disasm");
+	}
+	return 0;
+}
+
+static void init_zydis(struct differences *d)
+{
+	assert_true(ZYAN_SUCCESS(ZydisDecoderInit(&d->zydis[0], ZYDIS_MACHINE_MODE_LEGACY_32,
+						  ZYDIS_STACK_WIDTH_32)));
+	assert_true(ZYAN_SUCCESS(ZydisDecoderInit(&d->zydis[1], ZYDIS_MACHINE_MODE_LONG_64,
+						  ZYDIS_STACK_WIDTH_64)));
+}
+
+/* The measure reads common instructions from its own tables and asks Zydis for the rest:
+ * both must agree wherever the tables answer, in real code and in random bytes. */
+static void the_length_tables_agree_with_zydis(void **state)
+{
+	struct differences d = { 0 };
+	unsigned char noise[1 << 16];
+	uint32_t x = 2463534242u;   /* xorshift32: the same bytes on every run */
+	size_t i;
+	int round;
+
+	(void)state;
+	init_zydis(&d);
+	dl_iterate_phdr(compare_quick_object, &d);
+	for (round = 0; round < 16; round++) {
+		for (i = 0; i < sizeof(noise); i++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			noise[i] = (unsigned char)x;
+		}
+		compare_quick(&d, noise, sizeof(noise), "random bytes");
+	}
+	print_message("%zu of %zu starts measured by the tables, all as Zydis does\n",
+		      d.covered, d.offsets);
+	/* most starts in code are ordinary instructions the tables know */
+	assert_true(d.covered > d.offsets / 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +354,7 @@ int main(void)
 		cmocka_unit_test(a_walk_stops_at_the_limit),
 		cmocka_unit_test(the_measure_knows_cet_and_refuses_non_instructions),
 		cmocka_unit_test(the_measure_agrees_with_capstone_on_real_code),
+		cmocka_unit_test(the_length_tables_agree_with_zydis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

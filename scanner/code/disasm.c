@@ -3,6 +3,8 @@
 
 #include "disasm.h"
 
+#include "insn_length.h"
+
 #include <string.h>
 
 bool is_endbr(const unsigned char *p, size_t n, bool is64)
@@ -161,7 +163,10 @@ void disasm_close(struct disasm *d)
 size_t disasm_length(const struct disasm *d, const unsigned char *p, size_t n)
 {
 	ZydisDecodedInstruction insn;
+	size_t len = quick_length(p, n, d->is64);
 
+	if (len)
+		return len;
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->lengths, NULL, p, n, &insn)))
 		return 0;
 	return insn.length;
