@@ -13,6 +13,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/property_check.c \
 	scanner/problem.c scanner/problem.h \
 	scanner/text_arena.c scanner/text_arena.h \
+	scanner/text_build.h \
 	scanner/message.c scanner/message.h \
 	scanner/rules.c scanner/rules.h \
 	scanner/verdict.c scanner/verdict.h \

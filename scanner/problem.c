@@ -65,9 +65,10 @@ void problem_list_free(struct problem_list *list)
 	memset(list, 0, sizeof(*list));
 }
 
-void finding_addv(struct finding_list *list, const char *rule, enum severity severity,
-		  uint64_t address, const char *symbol, const char *via, const char *fmt,
-		  va_list ap)
+/* A new finding, all but its message. */
+static struct finding *new_finding(struct finding_list *list, const char *rule,
+				   enum severity severity, uint64_t address, const char *symbol,
+				   const char *via)
 {
 	struct finding *f;
 
@@ -78,7 +79,22 @@ void finding_addv(struct finding_list *list, const char *rule, enum severity sev
 	f->address = address;
 	f->symbol = symbol ? text_arena_copy(&list->texts, symbol) : NULL;
 	f->via = via;
-	f->message = text_arena_vformat(&list->texts, fmt, ap);
+	return f;
+}
+
+void finding_addv(struct finding_list *list, const char *rule, enum severity severity,
+		  uint64_t address, const char *symbol, const char *via, const char *fmt,
+		  va_list ap)
+{
+	new_finding(list, rule, severity, address, symbol, via)->message =
+		text_arena_vformat(&list->texts, fmt, ap);
+}
+
+void finding_add_text(struct finding_list *list, const char *rule, enum severity severity,
+		      uint64_t address, const char *symbol, const char *via, const char *message)
+{
+	new_finding(list, rule, severity, address, symbol, via)->message =
+		text_arena_copy(&list->texts, message);
 }
 
 void finding_add(struct finding_list *list, const char *rule, enum severity severity,

@@ -54,6 +54,9 @@ void finding_add(struct finding_list *list, const char *rule, enum severity seve
 void finding_addv(struct finding_list *list, const char *rule, enum severity severity,
 		  uint64_t address, const char *symbol, const char *via, const char *fmt,
 		  va_list ap) __attribute__((format(printf, 7, 0)));
+/* The same with the message as it is, unformatted. */
+void finding_add_text(struct finding_list *list, const char *rule, enum severity severity,
+		      uint64_t address, const char *symbol, const char *via, const char *message);
 void finding_list_free(struct finding_list *list);
 
 const char *severity_name(enum severity s);

@@ -6,6 +6,7 @@
 
 #include "disasm.h"
 #include "sort_address.h"
+#include "text_build.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,25 +69,28 @@ static const struct target *strongest(const struct target *t, size_t n, size_t *
 
 void check_endbr(struct code_ctx *c)
 {
-	const char *endbr = c->is64 ? "ENDBR64" : "ENDBR32";
 	size_t i, run;
 
 	sort_by_address(c->targets, c->ntargets, sizeof(*c->targets));
 	for (i = 0; i < c->ntargets; i += run) {
 		const struct target *t = strongest(c->targets + i, c->ntargets - i, &run);
 		const unsigned char *p;
+		struct text_build msg;
+		char message[160];
 		size_t avail;
 
 		p = code_bytes(c, t->addr, &avail);
 		if (!p || is_endbr(p, avail, c->is64) || is_signal_restorer(p, avail, c->is64))
 			continue;
-		if (t->from)
-			code_finding(c, "ibt-missing-endbr", t->addr, evidence_name(t->via),
-				     "%s (evidence at 0x%llx), but it does not start with %s",
-				     evidence_text(t->via), (unsigned long long)t->from, endbr);
-		else
-			code_finding(c, "ibt-missing-endbr", t->addr, evidence_name(t->via),
-				     "%s, but it does not start with %s", evidence_text(t->via),
-				     endbr);
+		text_start(&msg, message, sizeof(message));
+		text_str(&msg, evidence_text(t->via));
+		if (t->from) {
+			text_str(&msg, " (evidence at 0x");
+			text_hex(&msg, t->from);
+			text_str(&msg, ")");
+		}
+		text_str(&msg, ", but it does not start with ");
+		text_str(&msg, c->is64 ? "ENDBR64" : "ENDBR32");
+		code_finding_text(c, "ibt-missing-endbr", t->addr, evidence_name(t->via), message);
 	}
 }

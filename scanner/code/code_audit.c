@@ -27,6 +27,15 @@ void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const cha
 	va_end(ap);
 }
 
+void code_finding_text(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
+		       const char *message)
+{
+	char symbol[256];
+
+	code_symbol_name(c, addr, symbol, sizeof(symbol));
+	finding_add_text(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, message);
+}
+
 void code_audit(const struct elf_model *m, const struct rule_set *rules,
 		struct finding_list *out)
 {

@@ -5,6 +5,7 @@
 
 #include "eh_frame.h"
 #include "sort_address.h"
+#include "text_build.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,10 +300,26 @@ static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf
 	return false;
 }
 
+/* "NAME", or "NAME+0xOFFSET" when OFFSET is not 0. */
+static void name_plus_offset(char *buf, size_t len, const char *name, uint64_t offset)
+{
+	struct text_build t;
+
+	text_start(&t, buf, len);
+	text_str(&t, name);
+	if (offset) {
+		text_str(&t, "+0x");
+		text_hex(&t, offset);
+	}
+}
+
 void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
 {
 	size_t lo = 0, hi = c->nsyms;
 	const struct code_symbol *s;
+	const struct exec_range *r;
+	struct text_build t;
+	uint64_t start;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -318,29 +335,27 @@ void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t
 	s = lo ? &c->syms[lo - 1] : NULL;
 	if (s && (addr == s->addr || addr - s->addr < s->size) &&
 	    code_function_start(c, addr) <= s->addr) {
-		if (addr == s->addr)
-			snprintf(buf, len, "%s", s->name);
-		else
-			snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+		name_plus_offset(buf, len, s->name, addr - s->addr);
 		return;
 	}
 	/* A data word (vsyscall-data): after its section, not after the code before it. */
 	if (!code_range_of(c, addr) && data_section_name(c, addr, buf, len))
 		return;
 	/* No symbol: name it after the function start the FDEs or the sections give. */
-	s = NULL;
-	{
-		uint64_t start = code_function_start(c, addr);
-		const struct exec_range *r = code_range_of(c, addr);
-
-		if (r && r->name[0] && start == r->addr)
-			snprintf(buf, len, addr == start ? "%s" : "%s+0x%llx", r->name,
-				 (unsigned long long)(addr - start));
-		else if (start && start != addr)
-			snprintf(buf, len, "sub_%llx+0x%llx", (unsigned long long)start,
-				 (unsigned long long)(addr - start));
-		else
-			snprintf(buf, len, "sub_%llx", (unsigned long long)addr);
+	start = code_function_start(c, addr);
+	r = code_range_of(c, addr);
+	if (r && r->name[0] && start == r->addr) {
+		name_plus_offset(buf, len, r->name, addr - start);
+		return;
+	}
+	if (!start)
+		start = addr;
+	text_start(&t, buf, len);
+	text_str(&t, "sub_");
+	text_hex(&t, start);
+	if (addr != start) {
+		text_str(&t, "+0x");
+		text_hex(&t, addr - start);
 	}
 }
 

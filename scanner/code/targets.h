@@ -36,5 +36,8 @@ void check_endbr(struct code_ctx *c);
 /* Reports a finding with the rule's severity from the catalogue. */
 void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
 		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same with the message as it is. */
+void code_finding_text(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
+		       const char *message);
 
 #endif
