@@ -8,6 +8,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* Length of the well-formed UTF-8 sequence at S (at most LEN bytes), or 0. */
 static size_t utf8_length(const unsigned char *s, size_t len)
 {
@@ -42,6 +46,34 @@ static bool plain_byte(unsigned char c)
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
+/* How many bytes from S on (at most LEN) are plain: sixteen at a time where SSE2 is, as
+ * a report of /usr/bin writes 150 MB of mostly plain text. */
+static size_t plain_run(const char *s, size_t len)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i space = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+		/* a signed compare: bytes from 0x80 on are negative, below 0x20 too */
+		__m128i odd = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote),
+							_mm_cmpeq_epi8(x, backslash)),
+					   _mm_or_si128(_mm_cmplt_epi8(x, space),
+							_mm_cmpeq_epi8(x, del)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(odd);
+
+		if (mask)
+			return i + (size_t)__builtin_ctz(mask);
+	}
+#endif
+	while (i < len && plain_byte((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
 void json_string_raw(FILE *f, const char *s, size_t len)
 {
 	size_t i = 0;
@@ -49,11 +81,9 @@ void json_string_raw(FILE *f, const char *s, size_t len)
 	putc_unlocked('"', f);
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
-		size_t run = i, n;
+		size_t run = i + plain_run(s + i, len - i), n;
 
 		/* Plain text, the bulk of every string, goes out in one write. */
-		while (run < len && plain_byte((unsigned char)s[run]))
-			run++;
 		if (run > i) {
 			fwrite_unlocked(s + i, 1, run - i, f);
 			i = run;
