@@ -40,6 +40,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/targets_landing_pads.c \
 	scanner/code/targets_returns_twice.c \
 	scanner/code/targets_data_pointers.c \
+	scanner/code/byte_scan.c scanner/code/byte_scan.h \
 	scanner/code/code_sweep.c \
 	scanner/code/check_endbr.c
 

@@ -27,6 +27,12 @@ tests_test_disasm_SOURCES = tests/test_disasm.c
 tests_test_disasm_CFLAGS = $(UNIT_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_test_disasm_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_byte_scan
+TESTS += tests/test_byte_scan
+tests_test_byte_scan_SOURCES = tests/test_byte_scan.c
+tests_test_byte_scan_CFLAGS = $(UNIT_CFLAGS)
+tests_test_byte_scan_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
 tests_test_eh_frame_SOURCES = tests/test_eh_frame.c

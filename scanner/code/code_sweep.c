@@ -9,26 +9,12 @@
 
 #include "targets.h"
 
+#include "byte_scan.h"
 #include "byteorder.h"
 #include "disasm.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-
-#define MAX_NEXT 3
-
-/* At most 256 values, fewer in practice (eight for a position-dependent file). Each may
- * ask the byte after it to match one of NNEXT patterns too (none: any byte). */
-struct first_sse {
-	__m128i mask[256], value[256];
-	__m128i next_mask[256][MAX_NEXT], next_value[256][MAX_NEXT];
-	uint8_t nnext[256];
-	size_t n;
-};
-#endif
 
 #define HISTORY 8
 
@@ -61,10 +47,10 @@ struct sweep {
 	size_t head, nhist;
 	char cet_used[96];             /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
-	bool first_byte[256];          /* the bytes worth_decoding_at looks at in this file */
-#ifdef __SSE2__
-	struct first_sse first_sse;    /* the same, as comparisons of 16 bytes at once */
-#endif
+	struct byte_scan bytes;        /* finds the bytes worth_decoding_at looks at */
+	uint64_t scan_addr;            /* find_candidates' function, for on_byte */
+	const unsigned char *scan_bytes;
+	size_t scan_len;
 	size_t *cands;                 /* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
 };
@@ -240,40 +226,14 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	return false;
 }
 
-/* The bytes worth_decoding_at can accept in C's code. The scan reads every byte of the
- * code, most of them none of these: a table look-up skips them. */
-static void set_first_bytes(const struct code_ctx *c, bool first_byte[256])
-{
-	static const uint8_t always[] = { 0xff, 0xc3, 0xc2, 0xf3, 0x38 };
-	size_t i;
-
-	memset(first_byte, 0, 256 * sizeof(bool));
-	for (i = 0; i < sizeof(always); i++)
-		first_byte[always[i]] = true;
-	first_byte[0x8d] = c->is64 || c->got;  /* lea of a function's address */
-	first_byte[0x60] = c->is64;            /* the vsyscall page */
-	first_byte[0xe8] = c->nreturns_twice;  /* call rel32 */
-	if (c->m->e_type == ET_EXEC) {         /* absolute function addresses */
-		for (i = 0xb8; i <= 0xbf; i++)
-			first_byte[i] = true;
-		first_byte[0x68] = first_byte[0xc7] = true;
-	}
-}
-
-/* A byte pattern: (byte & mask) == value. */
-struct byte_pattern {
-	uint8_t mask, value;
-};
-
 /* The bytes after FIRST without which worth_decoding_at(FIRST) returns false at once,
- * into NEXT (at most MAX_NEXT); 0 when any byte may follow. 0xff and 0x8d are a third of
- * the code's first-byte hits (0xff mostly in negative displacements and immediates), and
- * few of them are the jmp, call or lea the checks want. Keep in step with
- * worth_decoding_at. */
-static size_t next_bytes_wanted(const struct code_ctx *c, uint8_t first,
-				struct byte_pattern next[])
+ * into NEXT; 0 when any byte may follow. 0xff and 0x8d were half of the code's
+ * first-byte hits (0xff mostly in negative displacements and immediates), and few of
+ * them are the jmp, call or lea the checks want. Keep in step with worth_decoding_at. */
+static uint8_t next_bytes_wanted(const struct code_ctx *c, uint8_t first,
+				 struct byte_pattern next[BYTE_SCAN_MAX_NEXT])
 {
-	size_t n = 0;
+	uint8_t n = 0;
 
 	switch (first) {
 	case 0xff:
@@ -294,66 +254,28 @@ static size_t next_bytes_wanted(const struct code_ctx *c, uint8_t first,
 	return n;
 }
 
-#ifdef __SSE2__
-/* The first-byte table as byte comparisons SSE2 makes 16 at a time: (byte & mask) ==
- * value, one pair for each accepted value, or for each aligned pair or octet of them
- * (c2/c3, b8-bf), and for 0xff and 0x8d the byte after too. The byte scan reads every
- * byte of the code and most are none of these: one mask per 16 bytes costs less than a
- * table look-up and a branch per byte. */
-static void set_first_sse(const struct code_ctx *c, const bool first_byte[256],
-			  struct first_sse *f)
+/* The bytes worth_decoding_at can accept in C's code. The scan reads every byte of the
+ * code, most of them none of these. */
+static void set_wanted_bytes(const struct code_ctx *c, struct byte_scan_spec *spec)
 {
-	unsigned v;
+	static const uint8_t always[] = { 0xff, 0xc3, 0xc2, 0xf3, 0x38 };
+	size_t i;
 
-	f->n = 0;
-	for (v = 0; v < 256; v++) {
-		struct byte_pattern next[MAX_NEXT];
-		uint8_t mask = 0xff;
-		size_t j;
-
-		if (!first_byte[v])
-			continue;
-		if (v % 8 == 0 && memchr(first_byte + v, false, 8) == NULL)
-			mask = 0xf8;
-		else if (v % 2 == 0 && first_byte[v + 1])
-			mask = 0xfe;
-		f->mask[f->n] = _mm_set1_epi8((char)mask);
-		f->value[f->n] = _mm_set1_epi8((char)v);
-		f->nnext[f->n] = mask == 0xff ? (uint8_t)next_bytes_wanted(c, (uint8_t)v, next) : 0;
-		for (j = 0; j < f->nnext[f->n]; j++) {
-			f->next_mask[f->n][j] = _mm_set1_epi8((char)next[j].mask);
-			f->next_value[f->n][j] = _mm_set1_epi8((char)next[j].value);
-		}
-		f->n++;
-		v |= (uint8_t)~mask;   /* skip the values the pair already covers */
+	memset(spec, 0, sizeof(*spec));
+	for (i = 0; i < sizeof(always); i++)
+		spec->first[always[i]] = true;
+	spec->first[0x8d] = c->is64 || c->got;  /* lea of a function's address */
+	spec->first[0x60] = c->is64;            /* the vsyscall page */
+	spec->first[0xe8] = c->nreturns_twice;  /* call rel32 */
+	if (c->m->e_type == ET_EXEC) {          /* absolute function addresses */
+		for (i = 0xb8; i <= 0xbf; i++)
+			spec->first[i] = true;
+		spec->first[0x68] = spec->first[0xc7] = true;
 	}
+	for (i = 0; i < 256; i++)
+		if (spec->first[i])
+			spec->nnext[i] = next_bytes_wanted(c, (uint8_t)i, spec->next[i]);
 }
-
-/* Bit K set when P[K] (K < 16) is in the first-byte table and P[K + 1] fits: P[16] must
- * be readable. */
-static unsigned first_bytes_in_16(const struct first_sse *f, const unsigned char *p)
-{
-	__m128i x = _mm_loadu_si128((const __m128i *)p);
-	__m128i y = _mm_loadu_si128((const __m128i *)(p + 1));
-	__m128i hit = _mm_setzero_si128();
-	size_t k, j;
-
-	for (k = 0; k < f->n; k++) {
-		__m128i first = _mm_cmpeq_epi8(_mm_and_si128(x, f->mask[k]), f->value[k]);
-
-		if (f->nnext[k]) {
-			__m128i next = _mm_setzero_si128();
-
-			for (j = 0; j < f->nnext[k]; j++)
-				next = _mm_or_si128(next, _mm_cmpeq_epi8(_mm_and_si128(y, f->next_mask[k][j]),
-									 f->next_value[k][j]));
-			first = _mm_and_si128(first, next);
-		}
-		hit = _mm_or_si128(hit, first);
-	}
-	return (unsigned)_mm_movemask_epi8(hit);
-}
-#endif
 
 static void add_candidate(struct sweep *s, size_t i)
 {
@@ -366,31 +288,25 @@ static void add_candidate(struct sweep *s, size_t i)
 	s->cands[s->ncands++] = i;
 }
 
+static void on_byte(size_t at, void *ctx)
+{
+	struct sweep *s = ctx;
+
+	if (worth_decoding_at(s->c, s->scan_bytes, at, s->scan_len, s->scan_addr))
+		add_candidate(s, at);
+}
+
 /* Scans a function's bytes for offsets worth decoding, taking the evidence the bytes
  * alone make certain (a lea of a function's address, a call to setjmp: the opcode, ModRM
  * and a target that is exactly a function start or a returns-twice entry do not occur by
  * chance inside other instructions). */
 static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, uint64_t addr)
 {
-	size_t i = 0;
-
 	s->ncands = 0;
-#ifdef __SSE2__
-	for (; i + 17 <= n; i += 16) {
-		unsigned hits = first_bytes_in_16(&s->first_sse, p + i);
-
-		while (hits) {
-			size_t at = i + (size_t)__builtin_ctz(hits);
-
-			hits &= hits - 1;
-			if (worth_decoding_at(s->c, p, at, n, addr))
-				add_candidate(s, at);
-		}
-	}
-#endif
-	for (; i < n; i++)
-		if (s->first_byte[p[i]] && worth_decoding_at(s->c, p, i, n, addr))
-			add_candidate(s, i);
+	s->scan_bytes = p;
+	s->scan_len = n;
+	s->scan_addr = addr;
+	byte_scan_run(&s->bytes, p, n, on_byte, s);
 }
 
 /* ---- the instruction checks ------------------------------------------------------- */
@@ -895,14 +811,14 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 void code_sweep(struct code_ctx *c)
 {
 	struct sweep s = { .c = c };
+	struct byte_scan_spec spec;
 	size_t r;
 
 	if (!c->nranges || !disasm_open(&s.d, c->is64))
 		return;
-	set_first_bytes(c, s.first_byte);
-#ifdef __SSE2__
-	set_first_sse(c, s.first_byte, &s.first_sse);
-#endif
+	set_wanted_bytes(c, &spec);
+	if (!byte_scan_prepare(&s.bytes, &spec))
+		abort();   /* next_bytes_wanted gives two values patterns, four fit */
 	for (r = 0; r < c->nranges; r++) {
 		const struct exec_range *range = &c->ranges[r];
 		uint64_t at = range->addr, end = range->addr + range->size;
