@@ -176,6 +176,27 @@ static bool is_bind_now(const struct elf_model *m)
 	return elf_model_dynamic_value(m, DT_FLAGS_1, &v) && (v & DF_1_NOW);
 }
 
+/* The lowest and the highest executable address, for code_range_of's first test: most
+ * words it is asked about (data, immediates) are nowhere near the code. */
+static void span_ranges(struct code_ctx *c)
+{
+	size_t i;
+
+	c->code_first = UINT64_MAX;
+	c->code_last = 0;
+	for (i = 0; i < c->nranges; i++) {
+		const struct exec_range *r = &c->ranges[i];
+		/* sizes are not 0; a range past 2^64 ends at the top */
+		uint64_t last = r->addr + (r->size - 1) < r->addr ? UINT64_MAX
+								    : r->addr + (r->size - 1);
+
+		if (r->addr < c->code_first)
+			c->code_first = r->addr;
+		if (last > c->code_last)
+			c->code_last = last;
+	}
+}
+
 void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct rule_set *rules,
 		   struct finding_list *out)
 {
@@ -188,6 +209,7 @@ void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct r
 	c->bind_now = is_bind_now(m);
 	c->got = got_address(m);
 	load_ranges(c);
+	span_ranges(c);
 	load_symbols(c);
 	eh_frame_load(m, &c->fdes, &c->nfdes);
 	build_starts(c);
@@ -214,6 +236,8 @@ const struct exec_range *code_range_of(const struct code_ctx *c, uint64_t addr)
 {
 	size_t i;
 
+	if (addr < c->code_first || addr > c->code_last)
+		return NULL;
 	for (i = 0; i < c->nranges; i++)
 		if (addr >= c->ranges[i].addr && addr - c->ranges[i].addr < c->ranges[i].size)
 			return &c->ranges[i];

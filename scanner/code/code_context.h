@@ -63,6 +63,8 @@ struct code_ctx {
 	const struct elf_model *m;
 	const struct rule_set *rules;
 	struct finding_list *out;
+	const char *severity_rule;    /* the rule code_finding last looked up, */
+	enum severity severity;       /* and its severity */
 	bool is64;
 	unsigned word;                /* 8 or 4 */
 	bool bind_now;
@@ -70,6 +72,7 @@ struct code_ctx {
 
 	struct exec_range *ranges;
 	size_t nranges;
+	uint64_t code_first, code_last;  /* every range lies in [code_first, code_last] */
 	struct code_symbol *syms;     /* sorted by address */
 	size_t nsyms;
 	struct fde_info *fdes;        /* sorted by start */
