@@ -15,6 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The catalogue's severity of RULE. A file's findings come in runs of one rule (the
+ * ibt-missing-endbr of every target): the last one is remembered. */
+static enum severity severity_of(struct code_ctx *c, const char *rule)
+{
+	if (rule != c->severity_rule) {
+		c->severity_rule = rule;
+		c->severity = rules_severity(c->rules, rule);
+	}
+	return c->severity;
+}
+
 void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
 		  const char *fmt, ...)
 {
@@ -23,7 +34,7 @@ void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const cha
 
 	code_symbol_name(c, addr, symbol, sizeof(symbol));
 	va_start(ap, fmt);
-	finding_addv(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, fmt, ap);
+	finding_addv(c->out, rule, severity_of(c, rule), addr, symbol, via, fmt, ap);
 	va_end(ap);
 }
 
@@ -33,7 +44,7 @@ void code_finding_text(struct code_ctx *c, const char *rule, uint64_t addr, cons
 	char symbol[256];
 
 	code_symbol_name(c, addr, symbol, sizeof(symbol));
-	finding_add_text(c->out, rule, rules_severity(c->rules, rule), addr, symbol, via, message);
+	finding_add_text(c->out, rule, severity_of(c, rule), addr, symbol, via, message);
 }
 
 void code_audit(const struct elf_model *m, const struct rule_set *rules,
