@@ -115,9 +115,12 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	 * instructions earlier (Go's stack switches: mov %rsi,%rsp; mov %eax,0x20(%rsp);
 	 * pop %rbp; ret). Not mov %rbp,%rsp (89 ec, 8b e5): that restores the frame. */
 	for (j = i >= RSP_WRITE_REACH ? i - RSP_WRITE_REACH : 0; j + 1 < i; j++) {
-		/* REX.B (89) or REX.R (8b) would make the register %r12, not %rsp */
-		uint8_t rex = j >= 1 && (p[j - 1] & 0xf0) == 0x40 ? p[j - 1] : 0;
+		uint8_t rex;
 
+		if ((p[j] & 0xfd) != 0x89)   /* neither 89 nor 8b */
+			continue;
+		/* REX.B (89) or REX.R (8b) would make the register %r12, not %rsp */
+		rex = j >= 1 && (p[j - 1] & 0xf0) == 0x40 ? p[j - 1] : 0;
 		if ((p[j] == 0x89 && (p[j + 1] & 0xc7) == 0xc4 && p[j + 1] != 0xec && !(rex & 1)) ||
 		    (p[j] == 0x8b && (p[j + 1] & 0x38) == 0x20 && p[j + 1] != 0xe5 && !(rex & 4)))
 			return true;
