@@ -12,6 +12,7 @@
 #include "scanner/json_out.h"
 
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,11 +137,36 @@ static void report_lines_and_unsigned_values(void **state)
 	free(text);
 }
 
+static void write_integers(struct json_out *j)
+{
+	json_int(j, "min", LLONG_MIN);
+	json_int(j, "max", LLONG_MAX);
+	json_int(j, "zero", 0);
+	json_int(j, "minus_one", -1);
+	json_uint(j, "ten", 10);
+}
+
+/* Integers at the ends of their types, written digit by digit, read back as they were. */
+static void integers_at_their_limits(void **state)
+{
+	char *text = NULL;
+	json_object *obj = written_text(write_integers, &text), *v;
+
+	(void)state;
+	assert_string_equal(text, "{\"min\":-9223372036854775808,\"max\":9223372036854775807,"
+				  "\"zero\":0,\"minus_one\":-1,\"ten\":10}\n");
+	assert_true(json_object_object_get_ex(obj, "min", &v));
+	assert_true(json_object_get_int64(v) == LLONG_MIN);
+	json_object_put(obj);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(writer_round_trip),
 		cmocka_unit_test(report_lines_and_unsigned_values),
+		cmocka_unit_test(integers_at_their_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
