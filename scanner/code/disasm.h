@@ -2,9 +2,9 @@
  * the CET instructions Debian 12's Capstone 4.0.2 cannot decode (RDSSP, WRSS, WRUSS,
  * RSTORSSP, SAVEPREVSSP, SETSSBSY, CLRSSBSY) or misreads (INCSSP shows as lfence).
  * Capstone decodes 11-14 MB of code a second, no faster than objdump; walking a function
- * only to find where its instructions start uses Zydis's minimal mode, which only
- * measures instructions (about 60 MB/s), and Capstone decodes the few instructions the
- * checks read. */
+ * only to find where its instructions start measures them instead, from tables
+ * (insn_length.h) or, for what they leave, with Zydis's minimal mode (about 60 MB/s),
+ * and Capstone decodes the few instructions the checks read. */
 #ifndef ELFCET_DISASM_H
 #define ELFCET_DISASM_H
 
@@ -46,7 +46,8 @@ struct disasm {
 bool disasm_open(struct disasm *d, bool is64);
 void disasm_close(struct disasm *d);
 
-/* Length of the instruction at P (N bytes available), or 0 when the bytes are none. */
+/* Length of the instruction at P (N bytes available), or 0 when the bytes are none:
+ * Zydis's answer, from the tables where they have one. */
 size_t disasm_length(const struct disasm *d, const unsigned char *p, size_t n);
 
 /* One decoded instruction of a walk: Capstone's (with detail), or a CET one of ours. */
