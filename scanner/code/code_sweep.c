@@ -12,6 +12,7 @@
 #include "byte_scan.h"
 #include "byteorder.h"
 #include "disasm.h"
+#include "insn_length.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,21 +70,6 @@ struct sweep {
 static bool exec_address(const struct code_ctx *c, uint64_t v)
 {
 	return code_range_of(c, v) != NULL;
-}
-
-/* Bytes of a ModRM memory operand with SIB/displacement, as in disasm.c. */
-static size_t modrm_mem_length(uint8_t m, uint8_t sib)
-{
-	size_t len = 1;
-
-	if ((m & 7) == 4) {
-		len++;
-		if ((m >> 6) == 0 && (sib & 7) == 5)
-			len += 4;
-	} else if ((m >> 6) == 0 && (m & 7) == 5) {
-		len += 4;
-	}
-	return len + ((m >> 6) == 1 ? 1 : (m >> 6) == 2 ? 4 : 0);
 }
 
 /* How far before a ret the byte scan looks for a move into %rsp: the check reads up to
@@ -221,9 +207,10 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	if (c->m->e_type == ET_EXEC && i + 5 <= n && ((b >= 0xb8 && b <= 0xbf) || b == 0x68))
 		code_address_taken(c, load_le32(p + i + 1), addr + i);
 	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
-		size_t at = i + 1 + ((p[i + 1] >> 6) == 3 ? 1 : modrm_mem_length(p[i + 1], p[i + 2]));
+		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
+		size_t at = i + 1 + operand;
 
-		if (at + 4 <= n)
+		if (operand && at + 4 <= n)
 			code_address_taken(c, load_le32(p + at), addr + i);
 	}
 	return false;

@@ -13,34 +13,6 @@ bool is_endbr(const unsigned char *p, size_t n, bool is64)
 	       p[3] == (is64 ? 0xfa : 0xfb);
 }
 
-/* Length of a ModRM operand (ModRM byte, SIB, displacement) at P, or 0 if short. */
-static size_t modrm_length(const unsigned char *p, size_t n)
-{
-	uint8_t mod, rm;
-	size_t len = 1;
-
-	if (n < 1)
-		return 0;
-	mod = p[0] >> 6;
-	rm = p[0] & 7;
-	if (mod == 3)
-		return 1;
-	if (rm == 4) {
-		if (n < 2)
-			return 0;
-		len++;
-		if (mod == 0 && (p[1] & 7) == 5)
-			len += 4;
-	} else if (mod == 0 && rm == 5) {
-		len += 4;
-	}
-	if (mod == 1)
-		len += 1;
-	else if (mod == 2)
-		len += 4;
-	return len <= n ? len : 0;
-}
-
 size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_insn_kind *kind)
 {
 	size_t i = 0, mlen;
@@ -77,7 +49,7 @@ size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_ins
 			return i + 3;
 		}
 		if ((m >> 6) != 3 && ((m >> 3) & 7) == 6) {
-			mlen = modrm_length(p + i + 2, n - i - 2);
+			mlen = modrm_operand_length(p + i + 2, n - i - 2);
 			if (!mlen)
 				return 0;
 			*kind = CET_CLRSSBSY;
@@ -97,7 +69,7 @@ size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_ins
 			return i + 3;
 		}
 		if ((m >> 6) != 3 && ((m >> 3) & 7) == 5) {
-			mlen = modrm_length(p + i + 2, n - i - 2);
+			mlen = modrm_operand_length(p + i + 2, n - i - 2);
 			if (!mlen)
 				return 0;
 			*kind = CET_RSTORSSP;
@@ -110,7 +82,7 @@ size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_ins
 
 		if (wruss != p66 || (p[i + 3] >> 6) == 3)
 			return 0;
-		mlen = modrm_length(p + i + 3, n - i - 3);
+		mlen = modrm_operand_length(p + i + 3, n - i - 3);
 		if (!mlen)
 			return 0;
 		*kind = wruss ? CET_WRUSS : CET_WRSS;

@@ -104,8 +104,7 @@ static bool sse_takes_rep(uint8_t op, bool f3)
 		  : memchr(with_f2, op, sizeof(with_f2)) != NULL;
 }
 
-/* Bytes of the ModRM operand at P (ModRM, SIB, displacement), or 0 when N is short. */
-static size_t modrm_bytes(const unsigned char *p, size_t n)
+size_t modrm_operand_length(const unsigned char *p, size_t n)
 {
 	unsigned mod, rm;
 	size_t len = 1;
@@ -126,7 +125,7 @@ static size_t modrm_bytes(const unsigned char *p, size_t n)
 		len += 4;
 	}
 	len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
-	return len;
+	return len <= n ? len : 0;
 }
 
 /* The group opcodes whose ModRM reg field picks the instruction: their form, or OTHER. */
@@ -215,7 +214,7 @@ size_t quick_length(const unsigned char *p, size_t n, bool is64)
 			return 0;
 		if (((form & MEM) && (p[i] >> 6) == 3) || ((form & REG) && (p[i] >> 6) != 3))
 			return 0;
-		mlen = modrm_bytes(p + i, n - i);
+		mlen = modrm_operand_length(p + i, n - i);
 		if (!mlen)
 			return 0;
 		i += mlen;

@@ -16,4 +16,8 @@
  * mode, or 0 when the tables do not cover it. */
 size_t quick_length(const unsigned char *p, size_t n, bool is64);
 
+/* Bytes of the ModRM operand at P (ModRM, SIB, displacement), or 0 when fewer than
+ * that are among the N available. */
+size_t modrm_operand_length(const unsigned char *p, size_t n);
+
 #endif
