@@ -33,6 +33,12 @@ tests_test_byte_scan_SOURCES = tests/test_byte_scan.c
 tests_test_byte_scan_CFLAGS = $(UNIT_CFLAGS)
 tests_test_byte_scan_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_sort_address
+TESTS += tests/test_sort_address
+tests_test_sort_address_SOURCES = tests/test_sort_address.c
+tests_test_sort_address_CFLAGS = $(UNIT_CFLAGS)
+tests_test_sort_address_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
 tests_test_eh_frame_SOURCES = tests/test_eh_frame.c
