@@ -7,7 +7,6 @@
 #include "sort_address.h"
 #include "text_build.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +299,19 @@ uint64_t code_function_end(const struct code_ctx *c, uint64_t addr)
 	return end;
 }
 
+/* "NAME", or "NAME+0xOFFSET" when OFFSET is not 0. */
+static void name_plus_offset(char *buf, size_t len, const char *name, uint64_t offset)
+{
+	struct text_build t;
+
+	text_start(&t, buf, len);
+	text_str(&t, name);
+	if (offset) {
+		text_str(&t, "+0x");
+		text_hex(&t, offset);
+	}
+}
+
 /* "section+0xN" for an address in a loaded section. */
 static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
 {
@@ -315,26 +327,10 @@ static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf
 		name = sec->name;
 		if (!name || !*name)
 			continue;
-		if (addr == sh.sh_addr)
-			snprintf(buf, len, "%s", name);
-		else
-			snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)(addr - sh.sh_addr));
+		name_plus_offset(buf, len, name, addr - sh.sh_addr);
 		return true;
 	}
 	return false;
-}
-
-/* "NAME", or "NAME+0xOFFSET" when OFFSET is not 0. */
-static void name_plus_offset(char *buf, size_t len, const char *name, uint64_t offset)
-{
-	struct text_build t;
-
-	text_start(&t, buf, len);
-	text_str(&t, name);
-	if (offset) {
-		text_str(&t, "+0x");
-		text_hex(&t, offset);
-	}
 }
 
 void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
@@ -357,17 +353,16 @@ void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t
 	while (lo > 1 && c->syms[lo - 2].addr == c->syms[lo - 1].addr)
 		lo--;
 	s = lo ? &c->syms[lo - 1] : NULL;
-	if (s && (addr == s->addr || addr - s->addr < s->size) &&
-	    code_function_start(c, addr) <= s->addr) {
+	start = code_function_start(c, addr);
+	if (s && (addr == s->addr || addr - s->addr < s->size) && start <= s->addr) {
 		name_plus_offset(buf, len, s->name, addr - s->addr);
 		return;
 	}
 	/* A data word (vsyscall-data): after its section, not after the code before it. */
-	if (!code_range_of(c, addr) && data_section_name(c, addr, buf, len))
+	r = code_range_of(c, addr);
+	if (!r && data_section_name(c, addr, buf, len))
 		return;
 	/* No symbol: name it after the function start the FDEs or the sections give. */
-	start = code_function_start(c, addr);
-	r = code_range_of(c, addr);
 	if (r && r->name[0] && start == r->addr) {
 		name_plus_offset(buf, len, r->name, addr - start);
 		return;

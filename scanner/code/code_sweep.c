@@ -49,9 +49,6 @@ struct sweep {
 	char cet_used[96];             /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
 	struct byte_scan bytes;        /* finds the bytes worth_decoding_at looks at */
-	uint64_t scan_addr;            /* find_candidates' function, for on_byte */
-	const unsigned char *scan_bytes;
-	size_t scan_len;
 	size_t *cands;                 /* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
 };
@@ -282,7 +279,8 @@ static void on_byte(size_t at, void *ctx)
 {
 	struct sweep *s = ctx;
 
-	if (worth_decoding_at(s->c, s->scan_bytes, at, s->scan_len, s->scan_addr))
+	if (worth_decoding_at(s->c, s->func_bytes, at, (size_t)(s->func_end - s->func_start),
+			      s->func_start))
 		add_candidate(s, at);
 }
 
@@ -290,13 +288,11 @@ static void on_byte(size_t at, void *ctx)
  * alone make certain (a lea of a function's address, a call to setjmp: the opcode, ModRM
  * and a target that is exactly a function start or a returns-twice entry do not occur by
  * chance inside other instructions). */
-static void find_candidates(struct sweep *s, const unsigned char *p, size_t n, uint64_t addr)
+static void find_candidates(struct sweep *s)
 {
 	s->ncands = 0;
-	s->scan_bytes = p;
-	s->scan_len = n;
-	s->scan_addr = addr;
-	byte_scan_run(&s->bytes, p, n, on_byte, s);
+	byte_scan_run(&s->bytes, s->func_bytes, (size_t)(s->func_end - s->func_start), on_byte,
+		      s);
 }
 
 /* ---- the instruction checks ------------------------------------------------------- */
@@ -698,6 +694,7 @@ static void on_instruction(const struct decoded *di, void *ctx)
 {
 	struct sweep *s = ctx;
 	const cs_x86 *x = detail_of(di);
+
 	mark_start(s, di->addr - s->func_start);
 	if (di->cet != CET_NONE && di->cet != CET_ENDBR64 && di->cet != CET_ENDBR32)
 		note_cet_instruction(s, di);
@@ -823,7 +820,7 @@ void code_sweep(struct code_ctx *c)
 			s.func_start = at;
 			s.func_end = fend;
 			s.func_bytes = p;
-			find_candidates(&s, p, n, at);
+			find_candidates(&s);
 			if (s.ncands)
 				decode_function(&s, p, n);
 			at = fend;
