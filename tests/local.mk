@@ -23,19 +23,19 @@ tests_test_property_note_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/test_disasm
 TESTS += tests/test_disasm
-tests_test_disasm_SOURCES = tests/test_disasm.c
+tests_test_disasm_SOURCES = tests/test_disasm.c tests/code_samples.h
 tests_test_disasm_CFLAGS = $(UNIT_CFLAGS) $(CAPSTONE_CFLAGS)
 tests_test_disasm_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/test_byte_scan
 TESTS += tests/test_byte_scan
-tests_test_byte_scan_SOURCES = tests/test_byte_scan.c
+tests_test_byte_scan_SOURCES = tests/test_byte_scan.c tests/code_samples.h
 tests_test_byte_scan_CFLAGS = $(UNIT_CFLAGS)
 tests_test_byte_scan_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/test_sort_address
 TESTS += tests/test_sort_address
-tests_test_sort_address_SOURCES = tests/test_sort_address.c
+tests_test_sort_address_SOURCES = tests/test_sort_address.c tests/code_samples.h
 tests_test_sort_address_CFLAGS = $(UNIT_CFLAGS)
 tests_test_sort_address_LDADD = $(UNIT_LDADD)
 

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "code/byte_scan.h"
+#include "code_samples.h"
 
-#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,14 +153,11 @@ static void random_spec(struct byte_scan_spec *spec, unsigned (*next)(void))
 	}
 }
 
-static uint32_t xorshift_state = 2463534242u;
+static uint32_t random_state = RANDOM_SEED;
 
 static unsigned xorshift(void)
 {
-	xorshift_state ^= xorshift_state << 13;
-	xorshift_state ^= xorshift_state >> 17;
-	xorshift_state ^= xorshift_state << 5;
-	return xorshift_state;
+	return next_random(&random_state);
 }
 
 static void random_bytes_every_way(void **state)
@@ -201,20 +198,9 @@ static void every_short_length(void **state)
 	}
 }
 
-static int scan_object(struct dl_phdr_info *info, size_t size, void *ctx)
+static void scan_segment(const unsigned char *code, size_t n, const char *object, void *ctx)
 {
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && !strstr(info->dlpi_name, "vdso")) {
-			check_every_way(ctx, (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
-					ph->p_filesz, info->dlpi_name[0] ? info->dlpi_name : "test");
-		}
-	}
-	return 0;
+	check_every_way(ctx, code, n, object);
 }
 
 /* The code of this program and the libraries it has loaded (libc, libelf, Capstone,
@@ -225,9 +211,9 @@ static void real_code_every_way(void **state)
 
 	(void)state;
 	sweep_like_spec(&spec, false);
-	dl_iterate_phdr(scan_object, &spec);
+	assert_true(for_each_loaded_code(scan_segment, &spec) >= 4);
 	sweep_like_spec(&spec, true);
-	dl_iterate_phdr(scan_object, &spec);
+	for_each_loaded_code(scan_segment, &spec);
 }
 
 static void too_many_values_with_patterns_are_refused(void **state)

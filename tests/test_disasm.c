@@ -11,8 +11,8 @@
 
 #include "code/disasm.h"
 #include "code/insn_length.h"
+#include "code_samples.h"
 
-#include <link.h>
 #include <string.h>
 
 struct cet_case {
@@ -207,25 +207,10 @@ static void compare_code(struct compared *c, const unsigned char *code, size_t n
 	}
 }
 
-static int compare_object(struct dl_phdr_info *info, size_t size, void *ctx)
+static void compare_segment(const unsigned char *code, size_t n, const char *object,
+			    void *ctx)
 {
-	struct compared *c = ctx;
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		/* The vDSO is the kernel's; everything else is compiler (and glibc's
-		 * hand-written) output of this system. */
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) ||
-		    strstr(info->dlpi_name, "vdso"))
-			continue;
-		compare_code(c, (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
-			     ph->p_filesz, info->dlpi_name[0] ? info->dlpi_name : "test_disasm");
-		c->objects++;
-	}
-	return 0;
+	compare_code(ctx, code, n, object);
 }
 
 /* The sweep measures its way to a candidate and lets Capstone decode the last
@@ -240,7 +225,7 @@ static void the_measure_agrees_with_capstone_on_real_code(void **state)
 	assert_true(disasm_open(&c.d, true));
 	c.insn = cs_malloc(c.d.handle);
 	assert_non_null(c.insn);
-	dl_iterate_phdr(compare_object, &c);
+	c.objects = for_each_loaded_code(compare_segment, &c);
 	print_message("%zu instructions compared in %zu objects\n", c.count, c.objects);
 	assert_true(c.objects >= 4);
 	assert_true(c.count > 100000);
@@ -293,19 +278,10 @@ static void compare_quick(struct differences *d, const unsigned char *code, size
 	}
 }
 
-static int compare_quick_object(struct dl_phdr_info *info, size_t size, void *ctx)
+static void compare_quick_segment(const unsigned char *code, size_t n, const char *object,
+				  void *ctx)
 {
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && !strstr(info->dlpi_name, "vdso"))
-			compare_quick(ctx, (const unsigned char *)(info->dlpi_addr + ph->p_vaddr),
-				      ph->p_filesz, info->dlpi_name[0] ? info->dlpi_name : "test_disasm");
-	}
-	return 0;
+	compare_quick(ctx, code, n, object);
 }
 
 static void init_zydis(struct differences *d)
@@ -322,20 +298,16 @@ static void the_length_tables_agree_with_zydis(void **state)
 {
 	struct differences d = { 0 };
 	unsigned char noise[1 << 16];
-	uint32_t x = 2463534242u;   /* xorshift32: the same bytes on every run */
+	uint32_t x = RANDOM_SEED;
 	size_t i;
 	int round;
 
 	(void)state;
 	init_zydis(&d);
-	dl_iterate_phdr(compare_quick_object, &d);
+	for_each_loaded_code(compare_quick_segment, &d);
 	for (round = 0; round < 16; round++) {
-		for (i = 0; i < sizeof(noise); i++) {
-			x ^= x << 13;
-			x ^= x >> 17;
-			x ^= x << 5;
-			noise[i] = (unsigned char)x;
-		}
+		for (i = 0; i < sizeof(noise); i++)
+			noise[i] = (unsigned char)next_random(&x);
 		compare_quick(&d, noise, sizeof(noise), "random bytes");
 	}
 	print_message("%zu of %zu starts measured by the tables, all as Zydis does\n",

@@ -12,6 +12,7 @@
 
 #include "code/sort_address.h"
 #include "text_arena.h"
+#include "code_samples.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +24,13 @@ struct record {
 	uint32_t tag;      /* a third word, so records are 24 bytes as targets are */
 };
 
-static uint64_t rng_state = 88172645463325252ull;
+static uint32_t random_state = RANDOM_SEED;
 
-static uint64_t next_random(void)
+static uint64_t random_address(void)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
+	uint64_t high = next_random(&random_state);
+
+	return high << 32 | next_random(&random_state);
 }
 
 /* Sorts N records with addresses from ADDRESS_OF and checks the order and stability. */
@@ -60,19 +60,19 @@ static void sort_and_check(size_t n, uint64_t (*address_of)(size_t i))
 static uint64_t code_like(size_t i)       /* a file's code: high bytes shared, repeats */
 {
 	(void)i;
-	return 0x401000 + next_random() % 0x20000;
+	return 0x401000 + random_address() % 0x20000;
 }
 
 static uint64_t anywhere(size_t i)        /* every byte of the address differs */
 {
 	(void)i;
-	return next_random();
+	return random_address();
 }
 
 static uint64_t few_values(size_t i)      /* many records at each address */
 {
 	(void)i;
-	return (next_random() % 5) << 56;
+	return (random_address() % 5) << 56;
 }
 
 static uint64_t descending(size_t i)
@@ -100,7 +100,7 @@ static void sorts_bare_addresses(void **state)
 
 	(void)state;
 	for (i = 0; i < 5000; i++)
-		a[i] = next_random() % 100000;
+		a[i] = random_address() % 100000;
 	sort_by_address(a, 5000, sizeof(a[0]));
 	for (i = 1; i < 5000; i++)
 		assert_true(a[i - 1] <= a[i]);
