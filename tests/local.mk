@@ -58,7 +58,7 @@ EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh te
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
-EXTRA_DIST += tests/deps.txt tests/setup tests/run-all
+EXTRA_DIST += tests/deps.txt tests/setup tests/run-all tests/debian-mirror
 # Indirect-branch targets: corpus/targets built with gcc and clang, against its manifest.
 TESTS += tests/corpus-targets.sh
 EXTRA_DIST += tests/corpus-targets.sh
