@@ -121,6 +121,15 @@ EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
 check_PROGRAMS += tests/add-property-note
 tests_add_property_note_SOURCES = tests/add_property_note.c
 
+# The /proc readers of the kernel's guest tests, built for the host.
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test_guest_check
+TESTS += tests/test_guest_check
+tests_test_guest_check_SOURCES = tests/test_guest_check.c kernel/tests/guest_check.h
+tests_test_guest_check_CFLAGS = $(UNIT_CFLAGS)
+tests_test_guest_check_LDADD = $(CMOCKA_LIBS)
+endif
+
 # The guest runner's job reader, built for the host, and the JSON writer it shares with
 # the audit report.
 if HAVE_CMOCKA

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -75,36 +76,46 @@ static inline long arch_prctl(int option, unsigned long arg)
 	return syscall(SYS_arch_prctl, option, arg);
 }
 
-/* The value of "key:" in a /proc status-like file in buf, or NULL (buf "") */
+/*
+ * The value of "key:" in a /proc file, copied to buf, or NULL (buf "").
+ * The key may be padded with blanks before its colon, as /proc/cpuinfo
+ * writes "flags\t\t:", and a line may be longer than any fixed buffer (the
+ * flags of a CPU with AVX-512 take well over 1 KiB), so lines are read
+ * whole.
+ */
 static inline char *status_field(const char *path, const char *key, char *buf, size_t len)
 {
-	char line[512];
-	size_t klen = strlen(key);
+	size_t klen = strlen(key), cap = 0;
 	FILE *f = fopen(path, "r");
-	char *found = NULL;
+	char *line = NULL, *found = NULL;
 
 	buf[0] = '\0';
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			char *v = line + klen + 1;
+	while (f && !found && getline(&line, &cap, f) > 0) {
+		char *v = line + klen;
 
-			v += strspn(v, " \t");
-			v[strcspn(v, "\n")] = '\0';
-			snprintf(buf, len, "%s", v);
-			found = buf;
-		}
+		if (strncmp(line, key, klen))
+			continue;
+		v += strspn(v, " \t");
+		if (*v != ':')
+			continue;
+		v++;
+		v += strspn(v, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(buf, len, "%s", v);
+		found = buf;
 	}
+	free(line);
 	if (f)
 		fclose(f);
 	return found;
 }
 
+/* Whether the first CPU of /proc/cpuinfo lists flag among its flags */
 static inline int cpuinfo_has_flag(const char *flag)
 {
-	char buf[4096], *tok, *save;
+	char buf[16384], *tok, *save;
 
-	if (!status_field("/proc/cpuinfo", "flags\t", buf, sizeof(buf)) &&
-	    !status_field("/proc/cpuinfo", "flags", buf, sizeof(buf)))
+	if (!status_field("/proc/cpuinfo", "flags", buf, sizeof(buf)))
 		return 0;
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		if (!strcmp(tok, flag))

@@ -40,6 +40,28 @@ _start:
 	jnz	exit43
 	lea	without_endbr(%rip), %rax
 	call	*%rax
+#elif defined(BODY_SIGNAL_WAIT_ENDBR)
+	/*
+	 * Single-step an indirect jump to a target without ENDBR: the trap
+	 * comes after the jump, with the IBT tracker waiting for ENDBR.  The
+	 * SIGTRAP handler must start without that wait and the return to the
+	 * target must find it again: #CP at the target under IBT.  Without
+	 * IBT the target runs and exits 42 if the handler saw the trap there
+	 * (43 if it did not, 44 if the handler could not be installed).
+	 */
+	mov	$13, %eax		/* rt_sigaction(SIGTRAP, &trap_act, 0, 8) */
+	mov	$5, %edi
+	lea	trap_act(%rip), %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	lea	step_target(%rip), %rax
+	pushfq
+	orq	$0x100, (%rsp)		/* TF: trap after the instruction after popfq */
+	popfq
+	jmp	*%rax
 #endif
 exit42:
 	mov	$60, %eax		/* exit(42) */
@@ -52,6 +74,12 @@ exit43:
 	syscall
 	hlt
 
+exit44:
+	mov	$60, %eax
+	mov	$44, %edi
+	syscall
+	hlt
+
 with_endbr:
 	endbr64
 	jmp	exit42
@@ -59,8 +87,40 @@ without_endbr:
 	nop
 	jmp	exit42
 
+#ifdef BODY_SIGNAL_WAIT_ENDBR
+step_target:				/* no ENDBR */
+	cmpb	$1, trapped_at_target(%rip)
+	jne	exit43
+	jmp	exit42
+
+/* handler(sig, info, ucontext): note where the trap was, stop stepping */
+#define UC_RIP		168		/* uc_mcontext.rip */
+#define UC_EFLAGS	176		/* uc_mcontext.eflags */
+trap_handler:
+	endbr64
+	lea	step_target(%rip), %rcx
+	cmp	%rcx, UC_RIP(%rdx)
+	jne	1f
+	movb	$1, trapped_at_target(%rip)
+1:	andq	$~0x100, UC_EFLAGS(%rdx)
+	ret
+trap_restorer:
+	mov	$15, %eax		/* rt_sigreturn */
+	syscall
+	hlt
+#endif
+
 	.data
 	.quad	0
+#ifdef BODY_SIGNAL_WAIT_ENDBR
+trap_act:				/* struct kernel_sigaction */
+	.quad	trap_handler
+	.quad	0x04000004		/* SA_RESTORER | SA_SIGINFO */
+	.quad	trap_restorer
+	.quad	0			/* no signal blocked */
+trapped_at_target:
+	.byte	0
+#endif
 
 #ifdef INTERP_PATH
 	.section .interp, "a"
