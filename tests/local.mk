@@ -145,6 +145,9 @@ endif
 TESTS += tests/vm-runner.sh
 EXTRA_DIST += tests/vm-runner.sh
 tests/vm-runner.log: vm/guest/runner
+# vm/verify's evaluator on canned runs (real enforcement placed by the fault's ip): no VM.
+TESTS += tests/verify-eval.sh
+EXTRA_DIST += tests/verify-eval.sh
 
 # elfcet mark refuses what the code audit blocks (real findings on real binaries).
 TESTS += tests/mark-refusal.sh
