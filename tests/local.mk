@@ -63,6 +63,10 @@ EXTRA_DIST += tests/deps.txt tests/setup tests/run-all tests/debian-mirror
 TESTS += tests/corpus-targets.sh
 EXTRA_DIST += tests/corpus-targets.sh
 tests/corpus-targets.log: elfcet/elfcet
+# Every case label of a tracked jump table in the JSON (reads the corpus-targets build).
+TESTS += tests/jump-table-labels.sh
+EXTRA_DIST += tests/jump-table-labels.sh
+tests/jump-table-labels.log: tests/corpus-targets.log
 # What the end-to-end tests leave in the build tree.
 clean-local: clean-test-outputs
 clean-test-outputs:
