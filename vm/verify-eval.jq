@@ -182,7 +182,8 @@ def plugin_check($check; $bit; $verdict; $runs; $byPath):
 		    elif ($obj.type == "exec" or $obj.type == "static") then $at
 		    else $at - ($loc.bias // 0) end) as $vaddr
 		 | {kind: $v.kind, src: locate($run.result_line.maps; $v.src), dst: locate($run.result_line.maps; $v.dst),
-		    predicted: ($obj != null and any($obj.findings[]?; (.rule | startswith($check)) and .address == $vaddr))}]
+		    predicted: ($obj != null and any($obj.findings[]?; (.rule | startswith($check))
+			and (.address == $vaddr or any(.labels[]?; . == $vaddr))))}]
 	      | {enforced: $enforced, feat: $feat, violations: .} ]
 	    | . as $each
 	    | ([$each[] | select(.enforced) | .violations[] | select(.predicted | not)]) as $bad
@@ -256,9 +257,9 @@ def cp_fault($r):
 	    | (if $obj == null then null
 	       elif ($obj.type == "exec" or $obj.type == "static") then $ip
 	       else $ip - ($loc.bias // 0) end) as $vaddr
-	    | ([$obj.findings[]? | select(.address == $vaddr
-		  or (.rule == "ibt-tracked-jump-table" and $vaddr != null
-		      and (.message | test("[:, ]" + hexlabel($vaddr) + "(,|$)"))))]) as $hits
+	    # A tracked jump table's finding is at its jmp; the #CP at the label taken, one of
+	    # the finding's labels.
+	    | ([$obj.findings[]? | select(.address == $vaddr or ($vaddr != null and any(.labels[]?; . == $vaddr)))]) as $hits
 	    | {ip: $ip, loc: $loc, audited: ($obj != null), vaddr: $vaddr, hits: $hits,
 	       cpu_error: (if $log then $log.name else null end),
 	       kind: (if $log == null then
