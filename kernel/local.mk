@@ -4,6 +4,9 @@
 # booting kernels takes minutes.  Targets:
 #   make check-vm      boot the cet, nocet and unpatched kernels in QEMU and
 #                      run the in-guest tests (kernel/boot-test)
+#   make check-bochs   boot the cet kernel under Bochs, whose CPU implements
+#                      CET, and run the in-guest tests with enforcement
+#                      (kernel/bochs-test; Bochs built once by vm/bochs/build)
 #   make check-series  every patch of the series applied in turn, built
 #                      with CET on and off, checkpatch --strict
 #                      (kernel/check-series, slow: about 4 h)
@@ -11,15 +14,19 @@ EXTRA_DIST += \
 	kernel/README.md \
 	kernel/build \
 	kernel/boot-test \
+	kernel/bochs-test \
+	kernel/guest-tests \
 	kernel/check-series \
 	kernel/check-vdso-endbr \
 	kernel/config \
 	kernel/patches \
 	kernel/tests
 
-.PHONY: check-vm check-vm-kernel check-series
+.PHONY: check-vm check-vm-kernel check-bochs check-series
 check-vm: check-vm-kernel
 check-vm-kernel:
 	$(srcdir)/kernel/boot-test
+check-bochs:
+	$(srcdir)/kernel/bochs-test
 check-series:
 	$(srcdir)/kernel/check-series

@@ -39,7 +39,10 @@ scanner_libelfcet_a_SOURCES += \
 elfcet_elfcet_SOURCES += elfcet/cmd_run.c
 EXTRA_DIST += \
 	vm/mkinitramfs \
-	vm/qemu-boot
+	vm/qemu-boot \
+	vm/bochs-boot \
+	vm/bochs/build \
+	vm/bochs/patches
 
 # The guest runner: a static program (glibc's libc.a only) that /init runs in the VM.
 # Its own rule, without the user's CFLAGS and LDFLAGS: it must stay static even in the

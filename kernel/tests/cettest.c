@@ -265,6 +265,61 @@ static void test_vsyscall(void)
 }
 
 /* NT_X86_CET regset of a stopped task without CET */
+/* Whether a 64-bit tracee has a regset of this note type under some kernel */
+static int known_regset(unsigned long type)
+{
+	switch (type) {
+	case 1:		/* NT_PRSTATUS */
+	case 2:		/* NT_PRFPREG */
+	case 0x201:	/* NT_386_IOPERM */
+	case 0x202:	/* NT_X86_XSTATE */
+	case 0x203:	/* NT_X86_CET */
+	case 0x204:	/* NT_X86_SHSTK */
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every other note type must be refused with EINVAL.  A regset array with
+ * a hole (an index only the other view has) holds an entry of type 0 and
+ * size 0, which GETREGSET with type 0 would find and divide by: a kernel
+ * oops any tracer can cause.
+ */
+static void test_unknown_regsets(pid_t pid)
+{
+	static const unsigned long others[] = {
+		0x46e62b7f /* NT_PRXFPREG, 32-bit only */, 0x400, 0x4000, 0x80000000UL,
+		0xffffffffUL,
+	};
+	uint64_t buf[64];
+	struct iovec iov = { buf, sizeof(buf) };
+	unsigned long type, bad = 0, tried = 0;
+	int bad_errno = 0, n_bad = 0;
+	long r;
+
+	r = ptrace(PTRACE_GETREGSET, pid, (void *)0UL, &iov);
+	check_errno("ptrace.regset.type0", r, EINVAL);
+	for (unsigned int i = 0; i < 0x300 + sizeof(others) / sizeof(others[0]); i++) {
+		type = i < 0x300 ? i : others[i - 0x300];
+		if (known_regset(type))
+			continue;
+		iov.iov_len = sizeof(buf);
+		tried++;
+		r = ptrace(PTRACE_GETREGSET, pid, (void *)type, &iov);
+		if (r != -1 || errno != EINVAL) {
+			if (!n_bad++) {
+				bad = type;
+				bad_errno = r == -1 ? errno : 0;
+			}
+		}
+	}
+	check("ptrace.regset.unknown_types", n_bad == 0,
+	      "%lu unknown note types, %d not refused with EINVAL (first %#lx: %s)",
+	      tried, n_bad, bad, n_bad ? (bad_errno ? strerrorname_np(bad_errno) : "accepted") :
+					 "-");
+}
+
 static void test_ptrace_regset(void)
 {
 	uint64_t regs[2] = { 7, 7 };
@@ -290,6 +345,7 @@ static void test_ptrace_regset(void)
 		r = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_CET, &iov);
 		check_errno("ptrace.cet_regset.set_enodev", r, ENODEV);
 	}
+	test_unknown_regsets(pid);
 	ptrace(PTRACE_CONT, pid, NULL, NULL);
 	waitpid(pid, &ws, 0);
 }

@@ -343,6 +343,15 @@ static int child_status(void (*fn)(void *), void *arg, siginfo_t *si)
 		_exit(0);
 	}
 	waitpid(pid, &ws, 0);
+	/* Signals the child handles itself are passed on; a fault ends it */
+	for (int stops = 0; WIFSTOPPED(ws) && stops < 8; stops++) {
+		int sig = WSTOPSIG(ws);
+
+		if (sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGFPE)
+			break;
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+		waitpid(pid, &ws, 0);
+	}
 	if (WIFSTOPPED(ws)) {
 		int sig = WSTOPSIG(ws);
 
@@ -372,6 +381,114 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	handler_ssp = rdssp();
+}
+
+/*
+ * Forged signal frames.  The series keeps the interrupted shadow-stack
+ * pointer in a 32-byte extension right below the frame's FPU area; the
+ * handler below changes it (an odd pointer, or a broken magic) and the
+ * sigreturn must then fail: SIGSEGV with SI_KERNEL, as for any bad frame.
+ */
+struct cet_frame_ext {
+	uint64_t magic, flags, ssp, reserved;
+};
+
+#define CET_FRAME_MAGIC		0x4345545f45585431ULL	/* "CET_EXT1" */
+
+enum forgery { FORGE_ODD_SSP, FORGE_MAGIC };
+
+static volatile int forgery;
+
+static void forge_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	struct cet_frame_ext *ext = (struct cet_frame_ext *)uc->uc_mcontext.fpregs - 1;
+
+	(void)sig;
+	(void)si;
+	if (ext->magic != CET_FRAME_MAGIC)
+		_exit(3);	/* not the frame layout this test knows */
+	if (forgery == FORGE_ODD_SSP)
+		ext->ssp += 1;
+	else
+		ext->magic ^= 1;
+}
+
+static void do_forged_sigreturn(void *arg)
+{
+	struct sigaction sa = { .sa_sigaction = forge_handler, .sa_flags = SA_SIGINFO };
+
+	forgery = (int)(long)arg;
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	_exit(0);	/* only if the forged frame was taken */
+}
+
+/*
+ * A sigreturn with no signal delivered: a copy of a real frame, taken in
+ * a handler that then returned normally, is handed to rt_sigreturn again.
+ * Its restore token was used up by the first return, so it must fail.
+ */
+static struct {
+	uint64_t pretcode;
+	ucontext_t uc;
+	siginfo_t info;
+} __attribute__((aligned(16))) replay_frame;
+static uint8_t replay_fpu[8192 + 64] __attribute__((aligned(64)));
+
+static void copy_handler(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	const uint8_t *fp = (const uint8_t *)uc->uc_mcontext.fpregs;
+	const uint32_t *sw = (const uint32_t *)(fp + 464);	/* fpx_sw_bytes */
+	size_t size = sw[0] == 0x46505853 ? sw[1] : 512;	/* extended_size */
+
+	(void)sig;
+	if (size > sizeof(replay_fpu) - 64)
+		_exit(4);
+	memcpy(&replay_frame.uc, uc, sizeof(*uc));
+	memcpy(&replay_frame.info, si, sizeof(*si));
+	/* The extension and the FPU area, at the same distance as in the frame */
+	memcpy(replay_fpu + 64 - sizeof(struct cet_frame_ext),
+	       fp - sizeof(struct cet_frame_ext), size + sizeof(struct cet_frame_ext));
+	replay_frame.uc.uc_mcontext.fpregs = (fpregset_t)(replay_fpu + 64);
+}
+
+static void do_replayed_sigreturn(void *arg)
+{
+	struct sigaction sa = { .sa_sigaction = copy_handler, .sa_flags = SA_SIGINFO };
+
+	(void)arg;
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	/* rt_sigreturn reads the frame at the stack pointer minus 8 */
+	asm volatile("mov %0, %%rsp\n\t"
+		     "mov $15, %%eax\n\t"
+		     "syscall\n\t"
+		     "ud2"
+		     : : "r"(&replay_frame.uc) : "memory");
+}
+
+static void test_forged_frames(void)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void *);
+		long arg;
+	} cases[] = {
+		{ "hw.shstk.sigreturn_odd_ssp", do_forged_sigreturn, FORGE_ODD_SSP },
+		{ "hw.shstk.sigreturn_bad_magic", do_forged_sigreturn, FORGE_MAGIC },
+		{ "hw.shstk.sigreturn_replayed", do_replayed_sigreturn, 0 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		siginfo_t si = { 0 };
+		int r = child_status(cases[i].fn, (void *)cases[i].arg, &si);
+
+		check(cases[i].name, r == -SIGSEGV && si.si_code == SI_KERNEL,
+		      "child %d, signal %d code %#x (SIGSEGV with SI_KERNEL expected)", r,
+		      si.si_signo, si.si_code);
+	}
 }
 
 /* The page a userfaultfd handler fills, and the handler thread */
@@ -451,6 +568,8 @@ static void test_hardware(void)
 		"hw.shstk.mprotect_refused", "hw.shstk.map_token",
 		"hw.shstk.map_fixed_noreplace", "hw.shstk.wrss_enable",
 		"hw.shstk.ptrace_ssp", "hw.shstk.smaps_ss", "hw.shstk.userfaultfd",
+		"hw.shstk.sigreturn_odd_ssp", "hw.shstk.sigreturn_bad_magic",
+		"hw.shstk.sigreturn_replayed",
 	};
 	uint64_t st[3] = { 0, 0, 0 };
 	siginfo_t si = { 0 };
@@ -548,6 +667,7 @@ static void test_hardware(void)
 	      "first ss mapping %#lx, shadow stack %#llx", first,
 	      (unsigned long long)st[1]);
 	test_userfaultfd();
+	test_forged_frames();
 }
 
 int main(void)
