@@ -199,6 +199,12 @@ def plugin_check($check; $bit; $verdict; $runs; $byPath):
 	      elif $verdict == "marked-ok" then
 		{check: $check, verdict: $verdict, result: "confirmed",
 		 evidence: "no \($check) violation on the paths the run executed (checker attached, \($check) enabled by the note)"}
+	      elif ($verdict == "marked-broken" or $verdict == "not-ready")
+		   and ([$enf[] | .violations[]] | length) > 0 then
+		([$enf[] | .violations[]]) as $seen
+		| {check: $check, verdict: $verdict, result: "confirmed",
+		   evidence: ("\($seen | length) \($check) violation(s), each predicted by the audit, e.g. " +
+		     ([$seen[:3][] | "\(.kind) \(place(.src)) -> \(place(.dst))"] | join("; ")))}
 	      else
 		{check: $check, verdict: $verdict, result: "not exercised",
 		 evidence: "no violation the audit predicted was on the paths the run executed"}
