@@ -87,6 +87,24 @@ while IFS=$'\t' read -r name emulated; do
 	fi
 done <"$work/plugin.first"
 [ "$pass" -gt 0 ] || { echo "FAIL: verify-differential: no program compared"; fail=$((fail + 1)); }
+
+# Under Bochs each marked-broken verdict here must be confirmed by a real #CP at one of
+# its findings, each marked-ok one by a run without one; nothing may be contradicted.
+want_confirmed="sys-fnptr:ibt sys-pushret:shstk gcc-ibt-shstk-static:ibt prog-interp-ld-ibt-shstk.so:ibt
+	ld-ibt.so:ibt nolibc-ibt-shstk:ibt nolibc-ibt-shstk:shstk"
+for want in $want_confirmed; do
+	name=${want%%:*} check=${want#*:}
+	line="$(jq -r --arg n "$name" --arg c "$check" '.files[] | select(.path | endswith("/" + $n)) | .checks[]
+		| select(.check == $c) | "\(.result) \(.confirmed_by // "-") (\(.verdict)) \(.evidence)"' "$work/bochs.json")"
+	case "$line" in
+	"confirmed bochs-cet "*) echo "PASS: verify-differential: bochs: $name $check ${line#confirmed bochs-cet }"; pass=$((pass + 1)) ;;
+	*) echo "FAIL: verify-differential: bochs: $name $check not confirmed by bochs-cet: ${line:-no such check}"; fail=$((fail + 1)) ;;
+	esac
+done
+jq -r '.files[] | .path as $p | .checks[] | select(.result == "contradicted")
+	| "FAIL: verify-differential: bochs: \($p | split("/") | .[-1]) \(.check) contradicted: \(.evidence)"' "$work/bochs.json" >"$work/contradicted"
+cat "$work/contradicted"
+fail=$((fail + $(wc -l <"$work/contradicted")))
 if [ -n "${VERIFY_DIFFERENTIAL_KEEP:-}" ]; then cp "$work"/*.json "$work"/*.txt "$VERIFY_DIFFERENTIAL_KEEP"/; fi
 echo "verify-differential: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
