@@ -79,6 +79,7 @@ static struct finding *new_finding(struct finding_list *list, const char *rule,
 	f->address = address;
 	f->symbol = symbol ? text_arena_copy(&list->texts, symbol) : NULL;
 	f->via = via;
+	f->labels = NULL;
 	return f;
 }
 

@@ -30,6 +30,9 @@ struct finding {
 	const char *symbol;      /* "name", "name+0x10" or "sub_ADDR" */
 	const char *via;         /* evidence kind: entry, init, export, reloc, ... */
 	const char *message;
+	/* ibt-tracked-jump-table: every case label lacking ENDBR ("0x.. 0x.."; the message
+	 * names only the first few), which is where a CPU with IBT faults; else NULL. */
+	const char *labels;
 };
 
 struct problem_list {

@@ -171,6 +171,24 @@ static void problems_json(struct json_out *j, const struct problem_list *list)
 	json_close_array(j);
 }
 
+/* "labels": the addresses of a finding's label list, as numbers like "address". */
+static void labels_json(struct json_out *j, const char *labels)
+{
+	const char *p = labels;
+	char *end;
+
+	json_open_array(j, "labels");
+	for (;;) {
+		uint64_t v = strtoull(p, &end, 16);
+
+		if (end == p)
+			break;
+		json_uint(j, NULL, v);
+		p = end;
+	}
+	json_close_array(j);
+}
+
 static void findings_json(struct json_out *j, const struct finding_list *list)
 {
 	size_t i;
@@ -186,6 +204,8 @@ static void findings_json(struct json_out *j, const struct finding_list *list)
 		json_str(j, "via", f->via);
 		json_str(j, "severity", severity_name(f->severity));
 		json_str(j, "message", f->message ? f->message : "");
+		if (f->labels)
+			labels_json(j, f->labels);
 		json_close_object(j);
 	}
 	json_close_array(j);

@@ -63,6 +63,10 @@ EXTRA_DIST += tests/deps.txt tests/setup tests/run-all tests/debian-mirror
 TESTS += tests/corpus-targets.sh
 EXTRA_DIST += tests/corpus-targets.sh
 tests/corpus-targets.log: elfcet/elfcet
+# Every case label of a tracked jump table in the JSON (reads the corpus-targets build).
+TESTS += tests/jump-table-labels.sh
+EXTRA_DIST += tests/jump-table-labels.sh
+tests/jump-table-labels.log: tests/corpus-targets.log
 # What the end-to-end tests leave in the build tree.
 clean-local: clean-test-outputs
 clean-test-outputs:
@@ -145,6 +149,9 @@ endif
 TESTS += tests/vm-runner.sh
 EXTRA_DIST += tests/vm-runner.sh
 tests/vm-runner.log: vm/guest/runner
+# vm/verify's evaluator on canned runs (real enforcement placed by the fault's ip): no VM.
+TESTS += tests/verify-eval.sh
+EXTRA_DIST += tests/verify-eval.sh
 
 # elfcet mark refuses what the code audit blocks (real findings on real binaries).
 TESTS += tests/mark-refusal.sh

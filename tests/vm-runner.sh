@@ -8,6 +8,9 @@ work="$(mktemp -d "$top_builddir/tests/vm-runner.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 gcc -nostdlib -static -o "$work/fault64" "$top_srcdir/corpus/vm/fault64.S"
+# The same jump from a 32-bit program: its instruction pointer is read in the 64-bit layout.
+printf '\t.globl _start\n_start:\n\tmov $0xdead0010, %%eax\n\tjmp *%%eax\n' >"$work/fault32.S"
+gcc -m32 -nostdlib -static -o "$work/fault32" "$work/fault32.S"
 cat >"$work/jobs.jsonl" <<JOBS
 {"id":"echo","path":"/bin/echo","args":["a \"b\"","\u00e9"],"expect_output":"a \"b\" \u00e9"}
 {"id":"missing","path":"$work/none"}
@@ -15,6 +18,7 @@ cat >"$work/jobs.jsonl" <<JOBS
 {"id":"exit3","path":"/bin/sh","args":["-c","printf '\\\\001\\\\377'; exit 3"]}
 {"id":"kill","path":"/bin/sh","args":["-c","kill -USR1 \$\$"]}
 {"id":"fault","path":"$work/fault64"}
+{"id":"fault32","path":"$work/fault32"}
 {"id":"hang","path":"/bin/sleep","args":["30"],"timeout":1}
 this is not a job
 {"id":"wrong","path":"/bin/echo","args":["x"],"expect_output":"y"}
@@ -52,6 +56,15 @@ check kill '.end.how == "signaled" and .end.signal == "SIGUSR1" and .end.siginfo
 	"death by a signal, with its siginfo"
 check fault '.end.signal == "SIGSEGV" and .end.siginfo.code_name == "SEGV_MAPERR" and .end.siginfo.addr == "0xdead0000"' \
 	"fault: SIGSEGV, si_code SEGV_MAPERR, fault address"
+check fault '.end.siginfo.ip == "0xdead0000" and .signals[0].ip == "0xdead0000"' \
+	"the instruction pointer at the signal stop (a #CP has no fault address: this is where it is)"
+if jq -se 'any(.[]; .id == "fault32" and .exec.errno == "ENOEXEC")' "$work/out.jsonl" >/dev/null; then
+	echo "skip fault32: this kernel runs no i386 program (no IA32 emulation)"
+else
+	check fault32 '.end.siginfo.code_name == "SEGV_MAPERR" and .end.siginfo.ip == "0xdead0010"' \
+		"the instruction pointer of a 32-bit program"
+fi
+check kill '.end.siginfo.ip | test("^0x[0-9a-f]+$")' "an instruction pointer for any signal"
 check fault '[.maps[] | select(.path | endswith("/fault64"))] | length > 0 and all(.[]; .start < .end)' \
 	"file mappings read at the exit stop (the fault address's object)"
 check hang '.end == {how: "timeout", after_s: 1} and .elapsed_ms < 5000' "killed at the job time limit"
@@ -62,10 +75,10 @@ check window-fault '.window and .end == {how: "signaled", signal: "SIGSEGV", sig
 	"window mode: death by a signal, without the fault's siginfo (untraced)"
 check window-hang '.window and .end == {how: "timeout", after_s: 1}' "window mode: the job time limit"
 checked=$((checked + 1))
-if jq -se '[.[] | select(.type == "error")] == [{type: "error", message: "a job must be a JSON object", line: 8}]
+if jq -se '[.[] | select(.type == "error")] == [{type: "error", message: "a job must be a JSON object", line: 9}]
 	and (.[0].type == "guest") and (.[0].vdso.hex | startswith("7f454c46")) and (.[0].vdso.hex | length) == 2 * .[0].vdso.size
-	and (.[-1] == {type: "done", jobs: 11})' "$work/out.jsonl" >/dev/null; then
-	echo "ok   list: guest line first with the vDSO dumped, the bad line named, done with 11 jobs last"
+	and (.[-1] == {type: "done", jobs: 12})' "$work/out.jsonl" >/dev/null; then
+	echo "ok   list: guest line first with the vDSO dumped, the bad line named, done with 12 jobs last"
 else
 	echo "FAIL list: $(jq -c 'select(.type != "job")' "$work/out.jsonl")"
 	fail=$((fail + 1))

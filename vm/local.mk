@@ -127,3 +127,17 @@ check-vm-vsyscall: elfcet/elfcet vm/guest/runner
 check-vm: check-vm-vsyscall
 .PHONY: check-vm-vsyscall
 EXTRA_DIST += tests/vm-vsyscall.sh corpus/vm/vsyscall64.S
+
+# The plugin (emulated CET) against Bochs (real CET) on the same corpus programs: the same
+# first violation for each, and every marked-broken verdict confirmed by a real #CP at a
+# finding (tests/verify-differential.sh; SKIP, status 77, without Bochs). Part of
+# check-bochs.
+check-verify-differential: elfcet/elfcet vm/guest/runner tests/elf-damage tests/add-property-note \
+		vm/plugin/elfcet-qemu-plugin.so
+	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+		$(if $(VM_KERNEL),VM_KERNEL='$(VM_KERNEL)') \
+		$(BASH) $(abs_top_srcdir)/tests/verify-differential.sh; \
+	rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+check-bochs: check-verify-differential
+.PHONY: check-verify-differential
+EXTRA_DIST += tests/verify-differential.sh

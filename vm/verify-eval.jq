@@ -5,9 +5,13 @@
 #   $jobs[0]   [{id, file, guest_path, argv, expect_output}]: what the guest ran
 #   $guest     every JSON line the guest runner wrote (type guest / job / error / done)
 #   $plugin    the dynamic checker's JSON lines (window open/close, violation), or []
-#   $env       {variant, kernel, host_cpu, qemu, boot_seconds, harness_problems}
+#   $libs[0]   (optional) elfcet audit --format=json of the libraries the programs load:
+#              under real enforcement a #CP inside one is placed by its findings
+#   $env       {variant, kernel, host_cpu, qemu, executor, boot_seconds, harness_problems}
+#              executor: qemu-tcg, qemu-plugin, bochs-cet or kvm
 # Output: the report (see vm/README.md), with one entry per check:
-#   {check, verdict, result: confirmed|contradicted|not exercised, evidence}
+#   {check, verdict, result: confirmed|contradicted|not exercised, evidence,
+#    confirmed_by|contradicted_by: the executor}
 
 def hex: . as $n | if $n == null then null else
 	[recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
@@ -88,6 +92,9 @@ def observed_text:
 def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", "ETXTBSY", "ELIBBAD"] | index($e) != null;
 
 ($audit[0].files | map({key: .path, value: .}) | from_entries) as $byPath
+| (($ARGS.named.libs // [])[0].files // [] | map({key: .path, value: .}) | from_entries) as $libByPath
+| ($libByPath + $byPath) as $byObject
+| ($env.executor // (if $env.plugin != null then "qemu-plugin" else "qemu-tcg" end)) as $executor
 | ($guest | map(select(.type == "job")) | map({key: .id, value: .}) | from_entries) as $results
 | ($guest | map(select(.type == "guest")) | first) as $guestInfo
 | ($env.variant == "cet") as $cetKernel
@@ -175,7 +182,8 @@ def plugin_check($check; $bit; $verdict; $runs; $byPath):
 		    elif ($obj.type == "exec" or $obj.type == "static") then $at
 		    else $at - ($loc.bias // 0) end) as $vaddr
 		 | {kind: $v.kind, src: locate($run.result_line.maps; $v.src), dst: locate($run.result_line.maps; $v.dst),
-		    predicted: ($obj != null and any($obj.findings[]?; (.rule | startswith($check)) and .address == $vaddr))}]
+		    predicted: ($obj != null and any($obj.findings[]?; (.rule | startswith($check))
+			and (.address == $vaddr or any(.labels[]?; . == $vaddr))))}]
 	      | {enforced: $enforced, feat: $feat, violations: .} ]
 	    | . as $each
 	    | ([$each[] | select(.enforced) | .violations[] | select(.predicted | not)]) as $bad
@@ -191,6 +199,12 @@ def plugin_check($check; $bit; $verdict; $runs; $byPath):
 	      elif $verdict == "marked-ok" then
 		{check: $check, verdict: $verdict, result: "confirmed",
 		 evidence: "no \($check) violation on the paths the run executed (checker attached, \($check) enabled by the note)"}
+	      elif ($verdict == "marked-broken" or $verdict == "not-ready")
+		   and ([$enf[] | .violations[]] | length) > 0 then
+		([$enf[] | .violations[]]) as $seen
+		| {check: $check, verdict: $verdict, result: "confirmed",
+		   evidence: ("\($seen | length) \($check) violation(s), each predicted by the audit, e.g. " +
+		     ([$seen[:3][] | "\(.kind) \(place(.src)) -> \(place(.dst))"] | join("; ")))}
 	      else
 		{check: $check, verdict: $verdict, result: "not exercised",
 		 evidence: "no violation the audit predicted was on the paths the run executed"}
@@ -232,23 +246,107 @@ def vsyscall_check($f; $runs):
 	     evidence: "flagged vsyscall use; ran under a kernel without CET (\($env.variant)), which emulates it"}
 	  end;
 
+# Real enforcement (a CPU with CET: Bochs, or the host's under KVM). The kernel's
+# SEGV_CPERR carries no address: the runner records the instruction pointer at the signal
+# stop, the target lacking ENDBR (IBT) or the RET (shadow stack). Placed in the maps read
+# at the exit stop and turned into the object's vaddr as plugin_check does, it must be one
+# of the audit's findings of that feature: anywhere else, the audit missed it.
+def hexlabel($n): "0x" + ($n | tohex_plain);
+def cp_fault($r):
+	([$r.signals[]? | select(.code_name == "SEGV_CPERR")] | first) as $s
+	| if $s == null then null else
+	    # The kernel logs each user #CP with the CPU's error code: its name tells the kinds apart.
+	    ([$r.kernel_log[]? | capture("control protection ip:(?<ip>[0-9a-f]+) .*error:(?<code>[0-9a-f]+)\\((?<name>[^)]*)\\)")] | first) as $log
+	    | (if $s.ip then $s.ip | hexnum elif $log then $log.ip | hexnum else null end) as $ip
+	    | (if $ip == null then null else locate($r.maps; $ip) end) as $loc
+	    | ($byObject[$loc.path // ""]) as $obj
+	    | (if $obj == null then null
+	       elif ($obj.type == "exec" or $obj.type == "static") then $ip
+	       else $ip - ($loc.bias // 0) end) as $vaddr
+	    # A tracked jump table's finding is at its jmp; the #CP at the label taken, one of
+	    # the finding's labels.
+	    | ([$obj.findings[]? | select(.address == $vaddr or ($vaddr != null and any(.labels[]?; . == $vaddr)))]) as $hits
+	    | {ip: $ip, loc: $loc, audited: ($obj != null), vaddr: $vaddr, hits: $hits,
+	       cpu_error: (if $log then $log.name else null end),
+	       kind: (if $log == null then
+			(if any($hits[]; .rule | startswith("ibt")) then "ibt"
+			 elif any($hits[]; .rule | startswith("shstk")) then "shstk" else null end)
+		      elif $log.name == "endbranch" then "ibt" else "shstk" end)}
+	  end;
+def cp_text:
+	"#CP\(if .cpu_error then " (" + .cpu_error + ")" else "" end) at \(place(.loc))"
+	+ (if .vaddr != null and .loc != null then " (vaddr \(hexlabel(.vaddr)))" else "" end);
+def finding_text: "\(.rule) at \(.symbol // hexlabel(.address))";
+
+def real_check($check; $bit; $verdict; $runs):
+	([$runs[] | select(.result_line != null and .result_line.exec.ok)]) as $ran
+	| if ($ran | length) == 0 then {check: $check, verdict: $verdict, result: "not exercised", evidence: "the program did not run"}
+	  else
+	    [ $ran[] | ((.result_line | status_reading).features // 0) as $feat
+	      | cp_fault(.result_line) as $cp
+	      | {feat: $feat, enforced: ((($feat / $bit) | floor) % 2 == 1), cp: $cp,
+		 hit: (if $cp == null then null else [$cp.hits[] | select(.rule | startswith($check))] | first end),
+		 ours: ($cp != null and ($cp.kind == $check or $cp.kind == null))} ] as $each
+	    | ([$each[] | select(.enforced)]) as $enf
+	    | ([$enf[] | select(.ours and .hit == null)]) as $missed
+	    | ([$enf[] | select(.ours and .hit != null)]) as $atFinding
+	    | ([$enf[] | select(.cp != null and (.ours | not))]) as $other
+	    | if ($enf | length) == 0 then
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else "0x" + tohex_plain end))"}
+	      elif ($missed | length) > 0 then
+		{check: $check, verdict: $verdict, result: "contradicted",
+		 evidence: ($missed[0].cp | cp_text + ", where the audit names no \($check) finding"
+			    + (if .loc == null then " (the address is in no file mapping)"
+			       elif .audited | not then " (\(.loc.path) was not audited)" else "" end)
+			    + ": the audit missed it")}
+	      elif ($atFinding | length) > 0 and $verdict == "marked-ok" then
+		{check: $check, verdict: $verdict, result: "contradicted",
+		 evidence: ($atFinding[0] | .cp as $cp | ($cp | cp_text) + ", the audit's finding \(.hit | finding_text) in \($cp.loc.path), but the verdict is marked-ok")}
+	      elif ($atFinding | length) > 0 and ($verdict == "marked-broken" or $verdict == "not-ready") then
+		{check: $check, verdict: $verdict, result: "confirmed",
+		 evidence: ($atFinding[0] | .cp as $cp | ($cp | cp_text) + ", the audit's finding \(.hit | finding_text)"
+			    + (if $cp.loc.path != ($runs[0].file) then " in \($cp.loc.path)" else "" end))}
+	      elif ($atFinding | length) > 0 then
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: ($atFinding[0] | .cp as $cp | ($cp | cp_text) + ", the audit's finding \(.hit | finding_text) in \($cp.loc.path): not this file's verdict (\($verdict)) at stake")}
+	      elif $verdict == "marked-ok" then
+		{check: $check, verdict: $verdict, result: "confirmed",
+		 evidence: ("ran under real enforcement (\($executor)) without a \($check) control-protection fault"
+			   + (if ($other | length) > 0 then " (it ended by the \($other[0].cp.kind) " + ($other[0].cp | cp_text) + ")" else "" end))}
+	      else
+		{check: $check, verdict: $verdict, result: "not exercised",
+		 evidence: ("no \($check) fault on the executed paths; the verdict's findings were not reached"
+			   + (if ($other | length) > 0 then " (it ended by the \($other[0].cp.kind) " + ($other[0].cp | cp_text) + ")" else "" end))}
+	      end
+	  end;
+
 def enforcement_check($check; $flag; $verdict; $runs; $byPath):
 	if $env.plugin != null then plugin_check($check; (if $check == "ibt" then 1 else 2 end); $verdict; $runs; $byPath)
 	elif ($cpu[$flag] // false) | not then
 	  {check: $check, verdict: $verdict, result: "not exercised",
-	   evidence: "no \($flag) on this CPU (QEMU TCG emulates no CET) and no dynamic checker attached (vm/verify --plugin)"}
-	else
-	  ([$runs[] | .result_line | select(. != null and .exec.ok)]) as $ran
-	  | ([$ran[] | select(.end.siginfo.code_name == "SEGV_CPERR")]) as $cp
-	  | if ($ran | length) == 0 then {check: $check, verdict: $verdict, result: "not exercised", evidence: "the program did not run"}
-	    elif ($cp | length) > 0 and $verdict == "marked-ok" then
-	      {check: $check, verdict: $verdict, result: "contradicted", evidence: "control-protection fault (SEGV_CPERR) at \($cp[0].end.siginfo.addr)"}
-	    elif ($cp | length) > 0 and $verdict == "marked-broken" then
-	      {check: $check, verdict: $verdict, result: "confirmed", evidence: "control-protection fault (SEGV_CPERR) at \($cp[0].end.siginfo.addr)"}
-	    elif $verdict == "marked-ok" then
-	      {check: $check, verdict: $verdict, result: "confirmed", evidence: "ran under enforcement without a control-protection fault"}
-	    else {check: $check, verdict: $verdict, result: "not exercised", evidence: "no fault on the executed paths; the verdict's findings were not reached"} end
+	   evidence: (if $executor == "bochs-cet" or $executor == "kvm" then
+			"the guest kernel reports no \($flag) on the \($executor) CPU (/proc/cpuinfo flags): CET is off in the CPU model or the kernel"
+		      else "no \($flag) on this CPU (QEMU TCG emulates no CET) and no dynamic checker attached (vm/verify --plugin)" end)}
+	else real_check($check; (if $check == "ibt" then 1 else 2 end); $verdict; $runs)
 	end;
+
+# The first violation of a run that counts (the kernel enables its feature), as the
+# executor saw it: {kind: ibt|shstk, at: "object+0xoffset"} (ibt at the target, shstk
+# at the RET), or null; the differential test compares executors by it.
+def first_violation($e):
+	($e.result_line) as $r
+	| if $r == null or ($r.exec.ok | not) then null
+	  elif $executor == "qemu-plugin" then
+	    (($r | status_reading).features // 0) as $feat
+	    | ([$e.window.violations[]?
+		| (if .kind == "ibt" then "ibt" else "shstk" end) as $kind
+		| select((($feat / (if $kind == "ibt" then 1 else 2 end)) | floor) % 2 == 1)
+		| {kind: $kind, at: place(locate($r.maps; (if $kind == "ibt" then .dst else .src end)))}] | first)
+	  else
+	    cp_fault($r) as $cp
+	    | if $cp == null then null else {kind: $cp.kind, at: (if $cp.loc then place($cp.loc) else "ip " + hexlabel($cp.ip) end)} end
+	  end;
 
 {
   schema: 1,
@@ -256,7 +354,11 @@ def enforcement_check($check; $flag; $verdict; $runs; $byPath):
   environment: ($env + {
     guest: $guestInfo,
     cet_hardware: (($cpu.ibt // false) or ($cpu.shstk // false) or ($cpu.user_shstk // false)),
-    statement: (if (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
+    statement: (if $executor == "bochs-cet" and (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
+	"The guest CPU is Bochs' corei7_skylake_x model with CET, a CPU emulator that implements CET independently of elfcet: IBT and shadow-stack enforcement are REAL (the guest kernel enables them, the CPU raises #CP, seen as SIGSEGV/SEGV_CPERR placed by the instruction pointer at the fault). Nothing of CET is emulated by elfcet (no plugin)."
+      elif $executor == "bochs-cet" then
+	"The guest CPU is Bochs, but the guest kernel reports no CET (ibt, user_shstk) in /proc/cpuinfo: IBT and shadow-stack enforcement are not exercised (CET off in the CPU model, or a kernel that does not enable it)."
+      elif (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
 	"The guest CPU reports CET: enforcement results are real."
       elif $env.plugin != null then
 	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow stacks are EMULATED by the elfcet QEMU plugin (system mode, one vCPU), which checks the user code of each program inside a marker window; a violation counts only where the kernel's reading of the note enables the feature. The kernel's reading of property notes is observed directly."
@@ -270,7 +372,8 @@ def enforcement_check($check; $flag; $verdict; $runs; $byPath):
     | { path: $f.path, type: $f.type, interpreter: $f.interpreter,
         kernel_reads_note_of: $f.kernel_reads_note_of,
         expected_kernel: $f.consumers.kernel,
-        runs: [$runs[] | {id, reader, from, result, guest: (.result_line // null)}],
+        runs: [$runs[] | {id, reader, from, result, guest: (.result_line // null)}
+		 + (if $executor == "qemu-tcg" then {} else {first_violation: first_violation(.)} end)],
         checks: [
 	  (if ($cetKernel | not) then
 	     {check: "kernel-note", verdict: null, result: "not exercised",
@@ -354,6 +457,10 @@ def enforcement_check($check; $flag; $verdict; $runs; $byPath):
     results: ($results | length)
   }
 }
+# Every verdict confirmed or contradicted names the executor whose run decided it.
+| def decided_by: if .result == "confirmed" then . + {confirmed_by: $executor}
+	elif .result == "contradicted" then . + {contradicted_by: $executor} else . end;
+  .files[].checks |= map(decided_by) | .guest_checks |= map(decided_by)
 | .summary = (
     [.files[].checks[], .guest_checks[]] as $all
     | {confirmed: ([$all[] | select(.result == "confirmed")] | length),

@@ -12,6 +12,9 @@ def where($maps; $addr):
 	| ([$maps[]? | select(($a >= (.start | hexnum)) and ($a < (.end | hexnum)))] | first) as $m
 	| if $m then " (\($m.path | ltrimstr("/elfcet/files") | ltrimstr("/elfcet"))+\(($a - ($m.start | hexnum) + ($m.offset | hexnum)) | tohex))" else "" end;
 
+# The executor that decided a check, where one did.
+def by: if .confirmed_by then " [by \(.confirmed_by)]" elif .contradicted_by then " [by \(.contradicted_by)]" else "" end;
+
 # How one run ended, in a few words.
 def run_text:
 	if . == null then "no result"
@@ -19,22 +22,24 @@ def run_text:
 	elif .end.how == "exited" then "exited \(.end.code)"
 	elif .end.how == "signaled" then "killed by \(.end.signal)"
 		+ (if .end.siginfo then " (si_code \(.end.siginfo.code_name // .end.siginfo.code)"
-		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)\(where(.maps; .end.siginfo.addr))" else "" end) + ")" else "" end)
+		   + (if .end.siginfo.code_name == "SEGV_CPERR" and .end.siginfo.ip then " at ip \(.end.siginfo.ip)\(where(.maps; .end.siginfo.ip))"
+		      elif .end.siginfo.addr then " at \(.end.siginfo.addr)\(where(.maps; .end.siginfo.addr))" else "" end) + ")" else "" end)
 	elif .end.how == "timeout" then "killed at the job time limit (\(.end.after_s) s)"
 	else .end.how end
 	+ (if (.output // "") != "" then ", output " + (.output | split("\n")[0] | .[0:60] | tojson) else "" end);
 
-"elfcet VM verification: kernel \(.environment.kernel) (\(.environment.variant)), guest \(.environment.guest.release // "?"), \(.environment.qemu)",
+"elfcet VM verification: kernel \(.environment.kernel) (\(.environment.variant)), guest \(.environment.guest.release // "?"), \(.environment.qemu)\(if .environment.executor then "; executor " + .environment.executor else "" end)",
 "CPU: host \(.environment.host_cpu); guest: ibt \(.environment.guest.cpu_flags.ibt // false), shstk \(.environment.guest.cpu_flags.shstk // false), user_shstk \(.environment.guest.cpu_flags.user_shstk // false)",
 (.environment.statement),
 "",
 (.files[] |
   "\(.path)  [\(.type), kernel reads the note of \(.kernel_reads_note_of)\(if .interpreter then ": " + .interpreter else "" end)]",
   (.runs[] | "  \("run" | pad(21)) \(.guest.argv // [] | .[1:] | join(" ") | if . == "" then "" else "[" + . + "] " end)\(.guest | run_text)"),
-  (.checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(if .verdict then "(" + .verdict + ") " else "" end)\(.evidence)"),
+  (.runs[] | select(.first_violation != null) | "  \("first violation" | pad(21)) \(.first_violation.kind) at \(.first_violation.at)"),
+  (.checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(if .verdict then "(" + .verdict + ") " else "" end)\(.evidence)\(by)"),
   ""),
 "guest:",
-(.guest_checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(.evidence)"),
+(.guest_checks[] | "  \(.check | pad(21)) \(.result | pad(14)) \(.evidence)\(by)"),
 (if (.harness.problems | length) > 0 then "", "harness problems:", (.harness.problems[] | "  " + .) else empty end),
 "",
 "boot and runs: \(.environment.boot_seconds) s wall for \(.harness.jobs) jobs (\(.environment.jobs_ms) ms inside the guest)",

@@ -542,12 +542,42 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 	return false;
 }
 
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every label lacking ENDBR, once each, in address order, on the finding just added: a
+ * CPU with IBT faults at whichever one the jmp takes, so a verifier must know them all. */
+static void attach_labels(struct code_ctx *c, uint64_t *labels, uint64_t n)
+{
+	size_t cap = (size_t)n * 20 + 1, used = 0;
+	char *text = malloc(cap);
+	uint64_t i;
+
+	if (!text)
+		return;          /* the finding stands; only its full list is lost */
+	text[0] = '\0';
+	qsort(labels, n, sizeof(*labels), compare_u64);
+	for (i = 0; i < n; i++) {
+		if (i && labels[i] == labels[i - 1])
+			continue;
+		used += (size_t)snprintf(text + used, cap - used, "%s0x%llx", used ? " " : "",
+					 (unsigned long long)labels[i]);
+	}
+	c->out->items[c->out->count - 1].labels = text_arena_copy(&c->out->texts, text);
+	free(text);
+}
+
 /* A notrack jmp needs no ENDBR at its labels: its table is only recorded. */
 static void check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x,
 			     bool tracked)
 {
 	struct code_ctx *c = s->c;
 	uint64_t i, limit, lacking = 0, entries = 0;
+	uint64_t *lacking_labels = NULL;
 	char list[160] = "";
 	size_t used = 0;
 	struct table t;
@@ -590,18 +620,26 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 				if (n > 0 && (size_t)n < sizeof(list) - used)
 					used += (size_t)n;
 			}
+			if (!lacking)
+				lacking_labels = malloc(limit * sizeof(*lacking_labels));
+			if (lacking_labels)
+				lacking_labels[lacking] = label;
 			lacking++;
 		}
 	}
 	if (!entries)
 		return;
 	code_add_table(c, t.base, t.base + (t.count ? t.count : entries) * t.entry_size);
-	if (lacking && tracked)
+	if (lacking && tracked) {
 		code_finding(c, "ibt-tracked-jump-table", di->addr, "jump-table",
 			     "tracked jmp (no notrack prefix) through a %llu-entry table at 0x%llx: "
 			     "%llu case label(s) lack ENDBR: %s%s",
 			     (unsigned long long)entries, (unsigned long long)t.base,
 			     (unsigned long long)lacking, list, lacking > 6 ? ", ..." : "");
+		if (lacking_labels)
+			attach_labels(c, lacking_labels, lacking);
+	}
+	free(lacking_labels);
 }
 
 static bool is_notrack(const cs_x86 *x)

@@ -10,7 +10,7 @@
  * note (the x86_* lines, copied as they are), and the CET regset its register state.
  * Then the job runs to its end; every signal it receives is recorded with its siginfo
  * (si_code, fault address: a control-protection fault is SIGSEGV with si_code
- * SEGV_CPERR = 10) and passed on. An exec that fails is reported with its errno, which
+ * SEGV_CPERR = 10) and the instruction pointer at that stop, and passed on. An exec that fails is reported with its errno, which
  * the child sends through a close-on-exec pipe.
  *
  * Output lines (see vm/README.md):
@@ -26,6 +26,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -353,9 +355,23 @@ report:
 
 struct sig_record {
 	int signo, code;
-	uint64_t addr;
-	bool has_addr;
+	uint64_t addr, ip;
+	bool has_addr, has_ip;
 };
+
+/* The instruction pointer of a tracee at its signal-delivery stop. A control-protection
+ * fault carries no address in its siginfo (si_addr is 0): the instruction pointer is
+ * where the CPU stopped, the target lacking ENDBR or the RET whose return address did not
+ * match. A 64-bit tracer reads a 32-bit tracee's registers in the 64-bit layout too. */
+static bool tracee_ip(pid_t pid, uint64_t *ip)
+{
+	struct user_regs_struct regs;
+
+	if (ptrace(PTRACE_GETREGS, pid, NULL, &regs) != 0)
+		return false;
+	*ip = regs.rip;
+	return true;
+}
 
 static void emit_signal(struct json_out *j, const char *key, const struct sig_record *s)
 {
@@ -368,6 +384,8 @@ static void emit_signal(struct json_out *j, const char *key, const struct sig_re
 	json_str(j, "code_name", cn);
 	if (s->has_addr)
 		json_hex(j, "addr", s->addr);
+	if (s->has_ip)
+		json_hex(j, "ip", s->ip);
 	json_close_object(j);
 }
 
@@ -376,11 +394,21 @@ static void emit_signal(struct json_out *j, const char *key, const struct sig_re
  * not the siginfo of a fault. Returns a wait status. */
 static int finish_in_window(pid_t pid, bool *timed_out)
 {
+	struct sched_param fifo = { .sched_priority = 1 }, other = { .sched_priority = 0 };
+	bool realtime;
 	siginfo_t si;
 	long r;
 
 	memset(&si, 0, sizeof si);
+	/* The detach makes the program runnable while the runner still has user code to run
+	 * before its waitid: with one CPU a program preempted there would have the checker
+	 * see the runner's instructions in its place (a RET of the program "arriving" in the
+	 * runner). A real-time runner is not preempted by it: it reaches waitid first, and
+	 * runs again only once the program has ended (or at the job time limit). */
+	realtime = sched_setscheduler(0, SCHED_FIFO, &fifo) == 0;
 	r = window_detach_wait(pid, &si);
+	if (realtime)
+		sched_setscheduler(0, SCHED_OTHER, &other);
 	while (r != 0) {
 		if (r == -EINTR && alarm_rang && !*timed_out) {
 			*timed_out = true;
@@ -496,6 +524,7 @@ static void run_job(const struct job *job, int kmsg)
 					sigs[nsigs].has_addr = is_fault_signal(si.si_signo) &&
 							       si.si_code > 0;
 					sigs[nsigs].addr = (uint64_t)(uintptr_t)si.si_addr;
+					sigs[nsigs].has_ip = tracee_ip(pid, &sigs[nsigs].ip);
 					nsigs++;
 				} else {
 					dropped_sigs++;

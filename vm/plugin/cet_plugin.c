@@ -74,6 +74,7 @@ struct block_info {
 	unsigned handlers_gen; /* is_handler was computed for this generation of the table */
 	bool is_handler;
 	uint64_t restorer;
+	bool closes_window;    /* holds the end marker: the runner's code, never the program's */
 };
 
 struct branch_info {
@@ -130,6 +131,13 @@ static void on_block(unsigned int vcpu, void *udata)
 	if (system_mode && (t->pending == PENDING_TRACKED || t->pending == PENDING_RET) &&
 	    kernel_blocks != kernel_blocks_at_branch)
 		window_interrupted++;
+	if (b->closes_window) {
+		/* The program is gone (it died, say on a jump to an unmapped target, which
+		 * faults with #PF before any #CP): what it left pending is no transfer. */
+		t->pending = PENDING_NONE;
+		t->pushed = false;
+		return;
+	}
 	if (b->is_handler && cet_is_signal_entry(t, b->blk.pc)) {
 		cet_signal_enter(t, b->restorer);
 		return;
@@ -284,6 +292,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		if (system_mode) {
 			int m = marker_of(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+			if (m == 0)
+				b->closes_window = true;
 			if (m >= 0)
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
 								       QEMU_PLUGIN_CB_NO_REGS,

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The case labels of an ibt-tracked-jump-table finding, all of them ("labels" in the JSON;
+# the message names only the first six): a CPU with IBT faults at whichever label the jmp
+# takes, so vm/verify places a real #CP by this list. On the corpus/targets jump-table
+# programs (built by corpus-targets.sh; legacy_switch has 7 cases, none with ENDBR) each
+# finding must list its 7 labels once each, in address order, every one an instruction of
+# legacy_switch (objdump) that is not ENDBR, the message's six among them.
+set -uo pipefail
+out="$top_builddir/tests/corpus-targets.out"
+[ -d "$out" ] || { echo "corpus-targets.sh has not run"; exit 99; }
+pass=0 fail=0
+for bin in "$out"/*-jumptable; do
+	name=${bin##*/}
+	finding="$("$ELFCET" audit -q --format=json --fail-on=never "$bin" |
+		jq -c '[.files[0].findings[] | select(.rule == "ibt-tracked-jump-table")] | first')"
+	# Every instruction of legacy_switch: "ADDRESS BYTES..." one a line.
+	insns="$(objdump -d --disassemble=legacy_switch "$bin" 2>/dev/null |
+		sed -n 's/^ *\([0-9a-f]\+\):\t\([0-9a-f ]*\)\t.*/\1 \2/p')"
+	problem="$(jq -r --arg insns "$insns" '
+		($insns | split("\n") | map(select(length > 0) | split(" ") | {key: .[0], value: (.[1:] | join(""))})
+		 | from_entries) as $code
+		| def hex: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16] | reverse
+			| map("0123456789abcdef"[.:. + 1]) | join("");
+		  if . == null then "no ibt-tracked-jump-table finding"
+		  elif (.labels | type) != "array" then "no labels member"
+		  elif (.labels | length) != 7 then "\(.labels | length) labels, 7 expected"
+		  elif .labels != (.labels | unique) then "labels not unique and in address order"
+		  elif any(.labels[]; $code[hex] == null) then "a label that is no instruction of legacy_switch"
+		  elif any(.labels[]; $code[hex] | startswith("f30f1e")) then "a label with ENDBR"
+		  elif (. as $f | [$f.message | scan("0x[0-9a-f]+")] | .[1:] | map(ltrimstr("0x")) - ($f.labels | map(hex))
+			| length) > 0
+		    then "a label the message names is not in the list"
+		  else "ok" end' <<<"$finding" 2>&1)"
+	[ "$problem" = ok ] && problem=
+	if [ -z "$problem" ]; then
+		echo "PASS: jump-table-labels: $name: 7 labels, all without ENDBR"; pass=$((pass + 1))
+	else
+		echo "FAIL: jump-table-labels: $name: $problem: $finding"; fail=$((fail + 1))
+	fi
+done
+echo "jump-table-labels: $pass passed, $fail failed"
+[ "$pass" -gt 0 ] && [ "$fail" -eq 0 ]
