@@ -52,6 +52,14 @@ tests_elf_damage_SOURCES = tests/elf_damage.c
 tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_elf_damage_LDADD = $(ELFCET_LIBS)
 
+# Hostile inputs (issue 19): patched copies of real programs and small made-up files.
+check_PROGRAMS += tests/elf-hostile
+tests_elf_hostile_SOURCES = tests/elf_hostile.c
+tests_elf_hostile_CFLAGS = $(AM_CFLAGS)
+TESTS += tests/hostile-input.sh
+EXTRA_DIST += tests/hostile-input.sh
+tests/hostile-input.log: tests/elf-hostile elfcet/elfcet
+
 # End-to-end: the tool on real binaries.
 TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
 EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
