@@ -23,13 +23,15 @@ enum mark_status {
 	MARK_DONE,        /* written (or, with dry_run, would be) */
 	MARK_UNCHANGED,   /* already carries the requested bits: nothing written */
 	MARK_REFUSED,     /* the audit found blockers and --force was not given */
+	MARK_UNSAFE,      /* the change would move or overwrite bytes another header refers
+			   * to, or change how the file loads: MESSAGE says which; untouched */
 	MARK_FAILED,      /* unreadable, damaged, unsafe to rewrite, or an I/O error */
 };
 
 struct mark_result {
 	enum mark_status status;
 	char *target;                /* the file actually rewritten (symlinks resolved) */
-	char message[512];           /* for FAILED: why, without the file name */
+	char message[512];           /* for FAILED and UNSAFE: why, without the file name */
 	uint32_t blocked;            /* requested bits the audit does not allow */
 	bool forced;                 /* blockers were overridden by force */
 	struct file_report audit;    /* the audit of the original: verdicts and findings */

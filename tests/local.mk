@@ -59,6 +59,9 @@ tests_elf_hostile_CFLAGS = $(AM_CFLAGS)
 TESTS += tests/hostile-input.sh
 EXTRA_DIST += tests/hostile-input.sh
 tests/hostile-input.log: tests/elf-hostile elfcet/elfcet
+TESTS += tests/mark-hostile.sh
+EXTRA_DIST += tests/mark-hostile.sh
+tests/mark-hostile.log: tests/elf-hostile tests/elf-damage elfcet/elfcet
 
 # End-to-end: the tool on real binaries.
 TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
