@@ -150,6 +150,8 @@ static int check_plan(const struct elf_model *m, const struct mark_plan *plan, c
 	char msg[256];
 	int rc;
 
+	if (plan->layout == MARK_LAYOUT_UNCHANGED)
+		return 0;
 	if (mark_view_plan_safe(m, plan, err, errlen) != 0)
 		return -1;
 	if (elf_model_open_memory(&after, m->path, plan->image, plan->size, msg,
@@ -158,6 +160,18 @@ static int check_plan(const struct elf_model *m, const struct mark_plan *plan, c
 	rc = mark_view_compare(m, &after, plan, err, errlen);
 	elf_model_close(&after);
 	return rc;
+}
+
+int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
+		      struct mark_plan *plan, char *err, size_t errlen)
+{
+	if (mark_view_refs_inside(m, err, errlen) != 0) {
+		memset(plan, 0, sizeof(*plan));
+		return 1;
+	}
+	if (mark_plan_make(m, req, plan, err, errlen) != 0)
+		return -1;
+	return check_plan(m, plan, err, errlen) != 0 ? 1 : 0;
 }
 
 static bool marking_damaged(const struct file_report *audit, const struct problem **which)
@@ -216,21 +230,19 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 				bad->message);
 		goto out;
 	}
-	if (mark_view_refs_inside(&m, msg, sizeof(msg)) != 0) {
+	switch (mark_plan_checked(&m, &opt->req, &res->plan, msg, sizeof(msg))) {
+	case 0:
+		break;
+	case 1:
 		status = unsafe(res, msg);
 		goto out;
-	}
-	if (mark_plan_make(&m, &opt->req, &res->plan, msg, sizeof(msg)) != 0) {
+	default:
 		status = failed(res, "%s; not touched", msg);
 		goto out;
 	}
 	if (res->plan.layout == MARK_LAYOUT_UNCHANGED) {
 		res->status = MARK_UNCHANGED;
 		goto done;
-	}
-	if (check_plan(&m, &res->plan, msg, sizeof(msg)) != 0) {
-		status = unsafe(res, msg);
-		goto out;
 	}
 	/* Only bits that are newly set need the audit's consent; clearing is always safe. */
 	res->blocked = mark_blocked_bits(&res->audit, &(struct mark_request){

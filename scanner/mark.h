@@ -38,6 +38,12 @@ struct mark_result {
 	struct mark_plan plan;       /* its image is freed; layout, bits and ranges remain */
 };
 
+/* Plans REQ for M and checks the plan (mark_view.h): 0 when it may be written (or there
+ * is nothing to do), 1 when it would change how the file loads, -1 when the note or the
+ * layout cannot be planned; ERR says why. Free PLAN with mark_plan_free either way. */
+int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
+		      struct mark_plan *plan, char *err, size_t errlen);
+
 /* Marks PATH as OPT says; RES is always filled (free it with mark_result_free). */
 enum mark_status mark_file(const char *path, const struct mark_options *opt,
 			   struct mark_result *res);

@@ -159,3 +159,18 @@ check-debian13: elfcet/elfcet
 	rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: debian13 (mirror unreachable)"; exit 0; fi; exit $$rc
 .PHONY: check-debian13
 EXTRA_DIST += tests/debian13.sh tests/x86-elf-files
+
+# Fuzzing (issue 19): libFuzzer targets built with clang, ASan and UBSan (tests/fuzz/).
+#   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time
+#   make check-fuzz            the regression inputs, then 60 s of new input per target
+FUZZ_ENV = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'
+fuzz: tests/elf-hostile tests/elf-damage
+	$(FUZZ_ENV) FUZZ_SECONDS='$(FUZZ_SECONDS)' $(BASH) $(abs_top_srcdir)/tests/fuzz/run fuzz
+check-fuzz: tests/elf-hostile tests/elf-damage
+	$(FUZZ_ENV) $(BASH) $(abs_top_srcdir)/tests/fuzz/run check
+.PHONY: fuzz check-fuzz
+EXTRA_DIST += tests/fuzz
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf tests/fuzz-build
+.PHONY: clean-fuzz
