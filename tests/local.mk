@@ -59,7 +59,9 @@ tests_elf_hostile_CFLAGS = $(AM_CFLAGS)
 TESTS += tests/hostile-input.sh
 EXTRA_DIST += tests/hostile-input.sh
 tests/hostile-input.log: tests/elf-hostile elfcet/elfcet
-TESTS += tests/mark-hostile.sh
+TESTS += tests/mark-hostile.sh tests/resource-bounds.sh
+EXTRA_DIST += tests/resource-bounds.sh
+tests/resource-bounds.log: tests/elf-hostile elfcet/elfcet
 EXTRA_DIST += tests/mark-hostile.sh
 tests/mark-hostile.log: tests/elf-hostile tests/elf-damage elfcet/elfcet
 
