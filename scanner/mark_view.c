@@ -36,8 +36,8 @@ int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen)
 			continue;
 		if (ph->p_offset > m->size || ph->p_filesz > m->size - ph->p_offset)
 			return fail(err, errlen, "program header %zu (%s at offset 0x%llx, 0x%llx "
-				    "bytes) runs past the end of the file: what marking appends "
-				    "would land under it", i, segment_name(ph->p_type),
+				    "bytes) runs past the end of the file: new bytes "
+				    "could land under it", i, segment_name(ph->p_type),
 				    (unsigned long long)ph->p_offset,
 				    (unsigned long long)ph->p_filesz);
 	}
@@ -48,7 +48,7 @@ int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen)
 			continue;
 		if (sh->sh_offset > m->size || sh->sh_size > m->size - sh->sh_offset)
 			return fail(err, errlen, "section %s (offset 0x%llx, 0x%llx bytes) runs "
-				    "past the end of the file: what marking appends would land "
+				    "past the end of the file: the new note's bytes could land "
 				    "under it", m->sections[i].name ? m->sections[i].name : "?",
 				    (unsigned long long)sh->sh_offset,
 				    (unsigned long long)sh->sh_size);

@@ -13,7 +13,8 @@
 #include <stddef.h>
 
 /* Refuses a file in which a program header or section refers to bytes past its end:
- * whatever marking appends would land under it. 0, or -1 with the reason in ERR. */
+ * a note moved to new space could land under it (mark asks this only then). 0, or -1
+ * with the reason in ERR. */
 int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen);
 
 /* Refuses a plan that writes over bytes a segment other than the note's, the table's
