@@ -205,6 +205,10 @@ static int mark_one(const struct mark_cli *cli, const char *path)
 		fprintf(stderr, "elfcet mark: %s: %s\n", path, res.message);
 		status = EXIT_TROUBLE;
 		break;
+	case MARK_UNSAFE:
+		fprintf(stderr, "elfcet mark: %s: refused: %s\n", path, res.message);
+		status = EXIT_FINDINGS;
+		break;
 	case MARK_UNCHANGED:
 		printf("%s: already %s: unchanged\n", path,
 		       bits_text(res.plan.old_present, res.plan.old_bits, bits, sizeof(bits)));

@@ -39,37 +39,47 @@ static void decide_verdicts(const struct elf_model *m, struct file_report *rep)
 	rep->shstk = verdict_decide(CET_SHSTK, &in);
 }
 
+void audit_model(const struct elf_model *m, const struct audit_options *opt,
+		 struct file_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->path = strdup(m->path);
+	rep->status = REPORT_AUDITED;
+	rep->elf_class = m->elf_class == ELFCLASS64 ? 64 : 32;
+	rep->machine = m->machine;
+	rep->kind = m->kind;
+	rep->interp = m->interp ? strdup(m->interp) : NULL;
+	property_check(m, opt->rules, &rep->props, &rep->problems);
+	code_audit(m, opt->rules, &rep->findings);
+	decide_verdicts(m, rep);
+}
+
 void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep)
 {
 	struct elf_model m;
 	char msg[256];
 
 	memset(rep, 0, sizeof(*rep));
-	rep->path = strdup(path);
 	switch (elf_model_open(&m, path, msg, sizeof(msg))) {
 	case ELF_OPEN_OK:
 		break;
 	case ELF_OPEN_NOT_ELF:
+		rep->path = strdup(path);
 		rep->status = REPORT_NOT_ELF;
 		rep->message = strdup(msg);
 		return;
 	case ELF_OPEN_SKIPPED:
+		rep->path = strdup(path);
 		rep->status = REPORT_SKIPPED;
 		rep->message = strdup(msg);
 		return;
 	case ELF_OPEN_ERROR:
+		rep->path = strdup(path);
 		rep->status = REPORT_ERROR;
 		rep->message = strdup(msg);
 		return;
 	}
-	rep->status = REPORT_AUDITED;
-	rep->elf_class = m.elf_class == ELFCLASS64 ? 64 : 32;
-	rep->machine = m.machine;
-	rep->kind = m.kind;
-	rep->interp = m.interp ? strdup(m.interp) : NULL;
-	property_check(&m, opt->rules, &rep->props, &rep->problems);
-	code_audit(&m, opt->rules, &rep->findings);
-	decide_verdicts(&m, rep);
+	audit_model(&m, opt, rep);
 	elf_model_close(&m);
 }
 

@@ -38,6 +38,9 @@ struct file_report {
 
 /* Audits PATH into REP (always filled; free it with file_report_free). */
 void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep);
+/* Audits the open model M into REP (its path is M's). */
+void audit_model(const struct elf_model *m, const struct audit_options *opt,
+		 struct file_report *rep);
 void file_report_free(struct file_report *rep);
 
 /* The most severe problem or finding, or -1 when there are none. */

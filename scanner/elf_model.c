@@ -83,11 +83,12 @@ static bool index_sections(struct elf_model *m)
 {
 	Elf_Scn *scn = NULL;
 
-	if (m->shnum == 0)
-		return true;
-	m->sections = calloc(m->shnum, sizeof(*m->sections));
+	/* Never NULL, even without sections: the analyses walk it as an empty array. */
+	m->sections = calloc(m->shnum ? m->shnum : 1, sizeof(*m->sections));
 	if (!m->sections)
 		return false;
+	if (m->shnum == 0)
+		return true;
 	while ((scn = elf_nextscn(m->elf, scn)) != NULL && m->nsections < m->shnum) {
 		struct elf_section *sec = &m->sections[m->nsections];
 
@@ -182,31 +183,50 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 	return ELF_OPEN_OK;
 }
 
-enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
-				    size_t msglen)
+/* Checks what libelf cannot: the class byte and a whole ELF header; then the headers. */
+static enum elf_open_status open_image(struct elf_model *m, char *msg, size_t msglen)
+{
+	enum elf_open_status st;
+
+	if (!m->data || m->size < EI_NIDENT)
+		return fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header");
+	if (m->data[EI_CLASS] != ELFCLASS32 && m->data[EI_CLASS] != ELFCLASS64)
+		return fail(msg, msglen, ELF_OPEN_ERROR, "bad ELF class byte %u", m->data[EI_CLASS]);
+	if (m->size < (m->data[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)",
+			    m->size);
+	st = load_headers(m, msg, msglen);
+	if (st != ELF_OPEN_OK) {
+		free(m->phdrs);
+		free(m->sections);
+		m->phdrs = NULL;
+		m->sections = NULL;
+	}
+	return st;
+}
+
+/* Opens PATH without blocking (a FIFO or a device must not hang the audit) and keeps
+ * only regular files that start with the ELF magic. */
+static enum elf_open_status open_regular(const char *path, int *fdp, struct stat *sb,
+					 char *msg, size_t msglen)
 {
 	unsigned char magic[EI_CLASS + 1];
 	enum elf_open_status st;
-	struct stat sb;
 	ssize_t n;
 	int fd;
 
-	pthread_once(&libelf_once, libelf_init);
-	memset(m, 0, sizeof(*m));
-	m->path = path;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &sb) != 0) {
+	if (fstat(fd, sb) != 0) {
 		st = fail(msg, msglen, ELF_OPEN_ERROR, "cannot stat: %s", strerror(errno));
 		goto out_close;
 	}
-	if (S_ISDIR(sb.st_mode)) {
+	if (S_ISDIR(sb->st_mode)) {
 		st = fail(msg, msglen, ELF_OPEN_ERROR, "is a directory");
 		goto out_close;
 	}
-	if (!S_ISREG(sb.st_mode)) {
+	if (!S_ISREG(sb->st_mode)) {
 		st = fail(msg, msglen, ELF_OPEN_NOT_ELF, "not a regular file");
 		goto out_close;
 	}
@@ -220,46 +240,122 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char 
 		st = fail(msg, msglen, ELF_OPEN_NOT_ELF, "not an ELF file");
 		goto out_close;
 	}
-	if (n < (ssize_t)sizeof(magic) || (uint64_t)sb.st_size < (magic[EI_CLASS] == ELFCLASS64
-								? sizeof(Elf64_Ehdr)
-								: sizeof(Elf32_Ehdr))) {
+	if (n < (ssize_t)sizeof(magic) || (uint64_t)sb->st_size < (magic[EI_CLASS] == ELFCLASS64
+								 ? sizeof(Elf64_Ehdr)
+								 : sizeof(Elf32_Ehdr))) {
 		st = fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%lld bytes)",
-			  (long long)sb.st_size);
+			  (long long)sb->st_size);
 		goto out_close;
+	}
+	*fdp = fd;
+	return ELF_OPEN_OK;
+out_close:
+	close(fd);
+	return st;
+}
+
+enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
+				    size_t msglen)
+{
+	enum elf_open_status st;
+	struct stat sb;
+	int fd;
+
+	pthread_once(&libelf_once, libelf_init);
+	memset(m, 0, sizeof(*m));
+	m->path = path;
+	st = open_regular(path, &fd, &sb, msg, msglen);
+	if (st != ELF_OPEN_OK) {
+		memset(m, 0, sizeof(*m));
+		return st;
 	}
 	m->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!m->elf) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "cannot map: %s", elf_errmsg(-1));
-		goto out_close;
+		close(fd);
+		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot map: %s", elf_errmsg(-1));
 	}
 	m->data = (const unsigned char *)elf_rawfile(m->elf, &m->size);
-	if (!m->data || m->size < EI_NIDENT) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header");
-		goto out_end;
-	}
-	if (m->data[EI_CLASS] != ELFCLASS32 && m->data[EI_CLASS] != ELFCLASS64) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "bad ELF class byte %u", m->data[EI_CLASS]);
-		goto out_end;
-	}
-	if (m->size < (m->data[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr))) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)", m->size);
-		goto out_end;
-	}
-	st = load_headers(m, msg, msglen);
-	if (st != ELF_OPEN_OK)
-		goto out_end;
+	st = open_image(m, msg, msglen);
 	/* libelf's mapping stays valid without the descriptor. */
 	close(fd);
-	return ELF_OPEN_OK;
-
-out_end:
-	free(m->phdrs);
-	free(m->sections);
-	elf_end(m->elf);
-out_close:
-	close(fd);
-	memset(m, 0, sizeof(*m));
+	if (st != ELF_OPEN_OK) {
+		elf_end(m->elf);
+		memset(m, 0, sizeof(*m));
+	}
 	return st;
+}
+
+enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
+					   const unsigned char *data, size_t size, char *msg,
+					   size_t msglen)
+{
+	enum elf_open_status st;
+
+	pthread_once(&libelf_once, libelf_init);
+	memset(m, 0, sizeof(*m));
+	m->path = name;
+	if (size < SELFMAG || memcmp(data, ELFMAG, SELFMAG) != 0)
+		return fail(msg, msglen, ELF_OPEN_NOT_ELF, "not an ELF file");
+	/* libelf only reads the image (ELF_C_READ): the cast drops no promise. */
+	m->elf = elf_memory((char *)data, size);
+	if (!m->elf)
+		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s", elf_errmsg(-1));
+	m->data = data;
+	m->size = size;
+	st = open_image(m, msg, msglen);
+	if (st != ELF_OPEN_OK) {
+		elf_end(m->elf);
+		memset(m, 0, sizeof(*m));
+	}
+	return st;
+}
+
+enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, char *msg,
+					 size_t msglen)
+{
+	enum elf_open_status st;
+	unsigned char *copy;
+	struct stat sb;
+	size_t got = 0;
+	int fd;
+
+	pthread_once(&libelf_once, libelf_init);
+	memset(m, 0, sizeof(*m));
+	st = open_regular(path, &fd, &sb, msg, msglen);
+	if (st != ELF_OPEN_OK)
+		return st;
+	copy = malloc(sb.st_size ? (size_t)sb.st_size : 1);
+	if (!copy) {
+		close(fd);
+		return fail(msg, msglen, ELF_OPEN_ERROR, "out of memory for %lld bytes",
+			    (long long)sb.st_size);
+	}
+	/* A file cut short by another process while it is read is an error, not a signal. */
+	while (got < (size_t)sb.st_size) {
+		ssize_t n = pread(fd, copy + got, (size_t)sb.st_size - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			st = n < 0 ? fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s",
+					  strerror(errno))
+				   : fail(msg, msglen, ELF_OPEN_ERROR, "the file shrank while "
+						  "being read (%zu of %lld bytes)", got,
+						  (long long)sb.st_size);
+			close(fd);
+			free(copy);
+			return st;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	st = elf_model_open_memory(m, path, copy, got, msg, msglen);
+	if (st != ELF_OPEN_OK) {
+		free(copy);
+		return st;
+	}
+	m->owned = copy;
+	return ELF_OPEN_OK;
 }
 
 void elf_model_close(struct elf_model *m)
@@ -268,6 +364,7 @@ void elf_model_close(struct elf_model *m)
 	free(m->sections);
 	if (m->elf)
 		elf_end(m->elf);
+	free(m->owned);
 	memset(m, 0, sizeof(*m));
 }
 

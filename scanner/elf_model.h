@@ -38,7 +38,8 @@ struct elf_section {
 
 struct elf_model {
 	const char *path;
-	const unsigned char *data;    /* the whole file, mapped read-only */
+	const unsigned char *data;    /* the whole file, mapped read-only or in memory */
+	unsigned char *owned;         /* the copy elf_model_open_copy read, freed on close */
 	size_t size;
 	Elf *elf;
 	int elf_class;                /* ELFCLASS32 or ELFCLASS64 */
@@ -60,6 +61,15 @@ struct elf_model {
  * not NULL) says why in a few words, without the path. */
 enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
 				    size_t msglen);
+/* The same over SIZE bytes at DATA, which the caller keeps alive and unchanged until
+ * elf_model_close; NAME is only for messages. */
+enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
+					   const unsigned char *data, size_t size, char *msg,
+					   size_t msglen);
+/* Opens PATH from a copy read into memory: nothing maps the file, so another process
+ * truncating it cannot raise SIGBUS (elfcet mark reads files this way). */
+enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, char *msg,
+					 size_t msglen);
 void elf_model_close(struct elf_model *m);
 
 /* Pointer to LEN bytes at file offset OFF, or NULL when they are not all in the file. */

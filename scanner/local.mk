@@ -25,6 +25,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/mark_plan.c scanner/mark_plan.h \
 	scanner/mark_layout.c scanner/mark_layout.h \
 	scanner/mark_write.c scanner/mark_write.h \
+	scanner/mark_view.c scanner/mark_view.h \
 	scanner/mark.c scanner/mark.h \
 	scanner/code/code_audit.c scanner/code/code_audit.h \
 	scanner/code/code_context.c scanner/code/code_context.h \

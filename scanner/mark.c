@@ -4,6 +4,8 @@
 #include "mark.h"
 
 #include "gnu_property.h"
+#include "mark_view.h"
+#include "message.h"
 #include "mark_write.h"
 #include "verdict.h"
 
@@ -25,6 +27,13 @@ static enum mark_status failed(struct mark_result *res, const char *fmt, ...)
 	va_end(ap);
 	res->status = MARK_FAILED;
 	return MARK_FAILED;
+}
+
+static enum mark_status unsafe(struct mark_result *res, const char *why)
+{
+	snprintf(res->message, sizeof(res->message), "%s; not touched", why);
+	res->status = MARK_UNSAFE;
+	return MARK_UNSAFE;
 }
 
 static bool verdict_allows(enum verdict v)
@@ -62,7 +71,22 @@ static bool has_problem(const struct problem_list *list, const char *rule)
 struct verify_ctx {
 	const struct mark_options *opt;
 	const struct mark_result *res;
+	const struct elf_model *before;   /* the original, read into memory */
 };
+
+/* The written file, read back into memory, as the loaders would see it. */
+static int verify_view(const char *tmp, const struct verify_ctx *ctx, char *err, size_t errlen)
+{
+	struct elf_model after;
+	char msg[256];
+	int rc;
+
+	if (elf_model_open_copy(&after, tmp, msg, sizeof(msg)) != ELF_OPEN_OK)
+		return fail(err, errlen, "the result does not read back: %s", msg);
+	rc = mark_view_compare(ctx->before, &after, &ctx->res->plan, err, errlen);
+	elf_model_close(&after);
+	return rc;
+}
 
 /* The result, re-read and re-audited, must carry exactly the planned bits, the same
  * ISA_1_NEEDED, the same verdict inputs, and no marking problem the original did not have. */
@@ -77,6 +101,8 @@ static int verify_written(const char *tmp, void *p, char *err, size_t errlen)
 	int rc = -1;
 	size_t i;
 
+	if (verify_view(tmp, ctx, err, errlen) != 0)
+		return -1;
 	audit_file(tmp, &aopt, &after);
 	n = &after.props.note;
 	if (after.status != REPORT_AUDITED) {
@@ -115,6 +141,38 @@ out:
 	return rc;
 }
 
+/* The plan, before anything is written: nothing it writes is another header's, and the
+ * planned file reads, for the loaders, as the original with only the CET bits changed. */
+static int check_plan(const struct elf_model *m, const struct mark_plan *plan, char *err,
+		      size_t errlen)
+{
+	struct elf_model after;
+	char msg[256];
+	int rc;
+
+	if (mark_view_plan_safe(m, plan, err, errlen) != 0)
+		return -1;
+	if (elf_model_open_memory(&after, m->path, plan->image, plan->size, msg,
+				  sizeof(msg)) != ELF_OPEN_OK)
+		return fail(err, errlen, "the planned file would not read back: %s", msg);
+	rc = mark_view_compare(m, &after, plan, err, errlen);
+	elf_model_close(&after);
+	return rc;
+}
+
+int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
+		      struct mark_plan *plan, char *err, size_t errlen)
+{
+	if (mark_plan_make(m, req, plan, err, errlen) != 0)
+		return -1;
+	if (plan->layout == MARK_LAYOUT_UNCHANGED)
+		return 0;
+	/* New bytes could land under a header that already runs past the end. */
+	if (plan->relocated && mark_view_refs_inside(m, err, errlen) != 0)
+		return 1;
+	return check_plan(m, plan, err, errlen) != 0 ? 1 : 0;
+}
+
 static bool marking_damaged(const struct file_report *audit, const struct problem **which)
 {
 	size_t i;
@@ -136,10 +194,10 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 					   .preserve_timestamps = opt->preserve_timestamps };
 	const struct problem *bad;
 	struct elf_model m;
-	struct verify_ctx ctx = { opt, res };
+	struct verify_ctx ctx = { opt, res, NULL };
+	enum mark_status status;
 	struct stat st;
 	char msg[256];
-	int rc;
 
 	memset(res, 0, sizeof(*res));
 	/* A symlink is followed: its target is the file that gets the new marking. */
@@ -149,30 +207,38 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 	if (mark_write_check_target(res->target, &st, msg, sizeof(msg)) != 0)
 		return failed(res, "%s", msg);
 
-	audit_file(res->target, &aopt, &res->audit);
-	switch (res->audit.status) {
-	case REPORT_AUDITED:
-		break;
-	case REPORT_NOT_ELF:
-	case REPORT_SKIPPED:
-	case REPORT_ERROR:
-		return failed(res, "%s", res->audit.message ? res->audit.message : "unreadable");
-	}
-	if (!note_header_left_empty(&res->audit.props.note) && marking_damaged(&res->audit, &bad))
-		return failed(res, "damaged property note (%s): %s; not touched", bad->rule,
-			      bad->message);
-
-	switch (elf_model_open(&m, res->target, msg, sizeof(msg))) {
+	/* Read into memory, not mapped: another process cutting the file short while it is
+	 * marked must give an error, not SIGBUS. */
+	switch (elf_model_open_copy(&m, res->target, msg, sizeof(msg))) {
 	case ELF_OPEN_OK:
 		break;
-	default:
+	case ELF_OPEN_NOT_ELF:
+		res->audit.status = REPORT_NOT_ELF;
+		return failed(res, "%s", msg);
+	case ELF_OPEN_SKIPPED:
+		res->audit.status = REPORT_SKIPPED;
+		return failed(res, "%s", msg);
+	case ELF_OPEN_ERROR:
+		res->audit.status = REPORT_ERROR;
 		return failed(res, "%s", msg);
 	}
-	rc = mark_plan_make(&m, &opt->req, &res->plan, msg, sizeof(msg));
-	elf_model_close(&m);
-	if (rc != 0)
-		return failed(res, "%s; not touched", msg);
-
+	ctx.before = &m;
+	audit_model(&m, &aopt, &res->audit);
+	if (!note_header_left_empty(&res->audit.props.note) && marking_damaged(&res->audit, &bad)) {
+		status = failed(res, "damaged property note (%s): %s; not touched", bad->rule,
+				bad->message);
+		goto out;
+	}
+	switch (mark_plan_checked(&m, &opt->req, &res->plan, msg, sizeof(msg))) {
+	case 0:
+		break;
+	case 1:
+		status = unsafe(res, msg);
+		goto out;
+	default:
+		status = failed(res, "%s; not touched", msg);
+		goto out;
+	}
 	if (res->plan.layout == MARK_LAYOUT_UNCHANGED) {
 		res->status = MARK_UNCHANGED;
 		goto done;
@@ -194,15 +260,17 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 	}
 	if (mark_write_file(res->target, &st, &res->plan, &wopt, verify_written, &ctx, msg,
 			    sizeof(msg)) != 0) {
-		free(res->plan.image);
-		res->plan.image = NULL;
-		return failed(res, "%s; original kept", msg);
+		status = failed(res, "%s; original kept", msg);
+		goto out;
 	}
 	res->status = MARK_DONE;
 done:
+	status = res->status;
+out:
 	free(res->plan.image);
 	res->plan.image = NULL;
-	return res->status;
+	elf_model_close(&m);
+	return status;
 }
 
 void mark_result_free(struct mark_result *res)

@@ -23,18 +23,26 @@ enum mark_status {
 	MARK_DONE,        /* written (or, with dry_run, would be) */
 	MARK_UNCHANGED,   /* already carries the requested bits: nothing written */
 	MARK_REFUSED,     /* the audit found blockers and --force was not given */
+	MARK_UNSAFE,      /* the change would move or overwrite bytes another header refers
+			   * to, or change how the file loads: MESSAGE says which; untouched */
 	MARK_FAILED,      /* unreadable, damaged, unsafe to rewrite, or an I/O error */
 };
 
 struct mark_result {
 	enum mark_status status;
 	char *target;                /* the file actually rewritten (symlinks resolved) */
-	char message[512];           /* for FAILED: why, without the file name */
+	char message[512];           /* for FAILED and UNSAFE: why, without the file name */
 	uint32_t blocked;            /* requested bits the audit does not allow */
 	bool forced;                 /* blockers were overridden by force */
 	struct file_report audit;    /* the audit of the original: verdicts and findings */
 	struct mark_plan plan;       /* its image is freed; layout, bits and ranges remain */
 };
+
+/* Plans REQ for M and checks the plan (mark_view.h): 0 when it may be written (or there
+ * is nothing to do), 1 when it would change how the file loads, -1 when the note or the
+ * layout cannot be planned; ERR says why. Free PLAN with mark_plan_free either way. */
+int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
+		      struct mark_plan *plan, char *err, size_t errlen);
 
 /* Marks PATH as OPT says; RES is always filled (free it with mark_result_free). */
 enum mark_status mark_file(const char *path, const struct mark_options *opt,

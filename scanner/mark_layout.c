@@ -16,7 +16,6 @@
 
 #define NOTE_HEADER_SIZE 16u        /* namesz, descsz, type, "GNU\0" */
 #define MAX_PADDING (1u << 20)      /* zero bytes we accept to add for the nicer placement */
-#define NOTE_SECTION_NAME ".note.gnu.property"
 
 /* The ELF header fields the layout reads and writes, at their class's offsets. */
 struct raw_ehdr {
@@ -992,6 +991,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	plan->new_load = new_load;
 	plan->table_moved = table_moves;
 	plan->table_grown = grown_in_place;
+	plan->moved_from = grown_in_place ? room.from : 0;
 	plan->moved_bytes = grown_in_place ? room.to - room.from : 0;
 
 	for (i = 0; i < list->count; i++)

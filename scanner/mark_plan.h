@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define NOTE_SECTION_NAME ".note.gnu.property"
+
 enum mark_layout {
 	MARK_LAYOUT_UNCHANGED = 0, /* the file already carries the requested bits */
 	MARK_LAYOUT_IN_PLACE = 1,  /* FEATURE_1_AND exists: its value changes where it is */
@@ -40,7 +42,7 @@ struct mark_plan {
 	bool new_load;                    /* ... under a new PT_LOAD at the end of the file */
 	bool table_moved;                 /* ... with the program header table, grown */
 	bool table_grown;                 /* the table grew where it is ... */
-	uint64_t moved_bytes;             /* ... over these bytes (.interp, notes), moved */
+	uint64_t moved_from, moved_bytes; /* ... over these bytes (.interp, notes), moved */
 	uint64_t seg_offset, seg_vaddr, seg_size;  /* where the new note is */
 	bool section_added;               /* a .note.gnu.property section header was added */
 	unsigned char *image;             /* the whole new file */

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -97,30 +96,39 @@ static int write_all(int fd, const unsigned char *p, uint64_t len)
 	return 0;
 }
 
-/* Maps the whole file at PATH read-only (page cache, not heap: files can be large). */
-static unsigned char *map_whole(const char *path, uint64_t *size)
+/* True when the LEN bytes of FD at OFF equal EXPECT. Read, not mapped: another process
+ * may cut the original short while it is marked, and that must be an error, not SIGBUS. */
+static bool same_bytes(int fd, uint64_t off, const unsigned char *expect, uint64_t len)
 {
-	unsigned char *p;
-	struct stat st;
-	int fd;
+	unsigned char buf[65536];
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0) {
-		close(fd);
-		return NULL;
+	while (len) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t n = pread(fd, buf, want, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || memcmp(buf, expect, (size_t)n) != 0)
+			return false;
+		off += (uint64_t)n;
+		expect += n;
+		len -= (uint64_t)n;
 	}
-	*size = (uint64_t)st.st_size;
-	p = mmap(NULL, st.st_size ? (size_t)st.st_size : 1, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
+	return true;
 }
 
-static void unmap_whole(unsigned char *p, uint64_t size)
+static int open_sized(const char *path, uint64_t *size)
 {
-	if (p)
-		munmap(p, size ? (size_t)size : 1);
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (fd >= 0)
+		*size = (uint64_t)st.st_size;
+	return fd;
 }
 
 /* The written file must be the plan's image, and the original must still be what was
@@ -129,17 +137,16 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 			 char *err, size_t errlen)
 {
 	uint64_t osize = 0, nsize = 0, pos = 0;
-	unsigned char *orig, *written;
+	int orig, written, rc = -1;
 	size_t i;
-	int rc = -1;
 
-	orig = map_whole(path, &osize);
-	written = map_whole(tmp, &nsize);
-	if (!orig || !written) {
+	orig = open_sized(path, &osize);
+	written = open_sized(tmp, &nsize);
+	if (orig < 0 || written < 0) {
 		fail(err, errlen, "cannot re-read the files to check them");
 		goto out;
 	}
-	if (nsize != plan->size || memcmp(written, plan->image, nsize) != 0) {
+	if (nsize != plan->size || !same_bytes(written, 0, plan->image, nsize)) {
 		fail(err, errlen, "the written file differs from what was planned");
 		goto out;
 	}
@@ -150,8 +157,9 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 	for (i = 0; i <= plan->nranges; i++) {
 		uint64_t end = i < plan->nranges ? plan->ranges[i].offset : osize;
 
-		if (end > pos && memcmp(orig + pos, written + pos, end - pos) != 0) {
-			fail(err, errlen, "bytes outside the intended change differ");
+		if (end > pos && !same_bytes(orig, pos, plan->image + pos, end - pos)) {
+			fail(err, errlen, "bytes outside the intended change differ (did the file "
+					  "change while being marked?)");
 			goto out;
 		}
 		if (i < plan->nranges)
@@ -159,8 +167,10 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 	}
 	rc = 0;
 out:
-	unmap_whole(orig, osize);
-	unmap_whole(written, nsize);
+	if (orig >= 0)
+		close(orig);
+	if (written >= 0)
+		close(written);
 	return rc;
 }
 

@@ -130,14 +130,16 @@ static bool find_in_sections(const struct elf_model *m, struct property_note *no
 		return false;
 	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
 		const GElf_Shdr sh = sec->sh;
-		const unsigned char *bytes;
+		uint64_t avail;
 
-		if (sh.sh_type != SHT_NOTE)
+		if (sh.sh_type != SHT_NOTE || sh.sh_offset > m->size)
 			continue;
-		bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
-		if (!bytes)
-			continue;
-		if (scan_container(note, bytes, sh.sh_size, sh.sh_offset,
+		/* A section that runs past the end of the file is read as far as it goes,
+		 * as segments are: its note is then damaged, not absent. */
+		avail = m->size - sh.sh_offset;
+		if (avail > sh.sh_size)
+			avail = sh.sh_size;
+		if (scan_container(note, m->data + sh.sh_offset, avail, sh.sh_offset,
 				   walk_align_of(sh.sh_addralign))) {
 			note->source = PROPERTY_SOURCE_SECTION;
 			return true;

@@ -52,6 +52,19 @@ tests_elf_damage_SOURCES = tests/elf_damage.c
 tests_elf_damage_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 tests_elf_damage_LDADD = $(ELFCET_LIBS)
 
+# Hostile inputs (issue 19): patched copies of real programs and small made-up files.
+check_PROGRAMS += tests/elf-hostile
+tests_elf_hostile_SOURCES = tests/elf_hostile.c
+tests_elf_hostile_CFLAGS = $(AM_CFLAGS)
+TESTS += tests/hostile-input.sh
+EXTRA_DIST += tests/hostile-input.sh
+tests/hostile-input.log: tests/elf-hostile elfcet/elfcet
+TESTS += tests/mark-hostile.sh tests/resource-bounds.sh
+EXTRA_DIST += tests/resource-bounds.sh
+tests/resource-bounds.log: tests/elf-hostile elfcet/elfcet
+EXTRA_DIST += tests/mark-hostile.sh
+tests/mark-hostile.log: tests/elf-hostile tests/elf-damage elfcet/elfcet
+
 # End-to-end: the tool on real binaries.
 TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
 EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
@@ -164,3 +177,18 @@ check-debian13: elfcet/elfcet
 	rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: debian13 (mirror unreachable)"; exit 0; fi; exit $$rc
 .PHONY: check-debian13
 EXTRA_DIST += tests/debian13.sh tests/x86-elf-files
+
+# Fuzzing (issue 19): libFuzzer targets built with clang, ASan and UBSan (tests/fuzz/).
+#   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time
+#   make check-fuzz            the regression inputs, then 60 s of new input per target
+FUZZ_ENV = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'
+fuzz: tests/elf-hostile tests/elf-damage
+	$(FUZZ_ENV) FUZZ_SECONDS='$(FUZZ_SECONDS)' $(BASH) $(abs_top_srcdir)/tests/fuzz/run fuzz
+check-fuzz: tests/elf-hostile tests/elf-damage
+	$(FUZZ_ENV) $(BASH) $(abs_top_srcdir)/tests/fuzz/run check
+.PHONY: fuzz check-fuzz
+EXTRA_DIST += tests/fuzz
+clean-local: clean-fuzz
+clean-fuzz:
+	rm -rf tests/fuzz-build
+.PHONY: clean-fuzz

@@ -232,18 +232,19 @@ static bool locate(const struct elf_model *m, const unsigned char **bytes, uint6
 		return *bytes != NULL;
 	}
 	hdr = elf_model_find_phdr(m, PT_GNU_EH_FRAME);
-	if (!hdr) {
+	if (!hdr || !elf_model_vaddr_to_offset(m, hdr->p_vaddr, &off, &avail))
 		return false;
-	} else {
-		const unsigned char *h = elf_model_vaddr_bytes(m, hdr->p_vaddr, 4);
-		struct dw_cursor cur;
+	/* .eh_frame_hdr: version, three encodings, then the pointer to .eh_frame. Its size
+	 * is read from the file: only the bytes the file holds there count. */
+	if (avail > hdr->p_filesz)
+		avail = hdr->p_filesz;
+	if (avail < 4 || m->data[off] != 1)
+		return false;
+	{
+		const unsigned char *h = m->data + off;
+		struct dw_cursor cur = { h + 4, h + avail, hdr->p_vaddr + 4,
+					 m->elf_class == ELFCLASS64 ? 8 : 4, false };
 
-		if (!h || h[0] != 1)
-			return false;
-		cur = (struct dw_cursor){ h + 4, h + hdr->p_filesz, hdr->p_vaddr + 4,
-					  m->elf_class == ELFCLASS64 ? 8 : 4, false };
-		if (hdr->p_filesz < 4)
-			return false;
 		*addr = dw_pointer(&cur, h[1]);
 		if (cur.bad || !elf_model_vaddr_to_offset(m, *addr, &off, &avail))
 			return false;
@@ -290,14 +291,16 @@ void eh_frame_load(const struct elf_model *m, struct fde_info **fdes, size_t *co
 
 			/* An FDE: find its CIE (usually the one just parsed). */
 			if (id <= id_at && cie_off != cie.offset) {
-				struct dw_cursor cc;
+				struct dw_cursor cc = { 0 };
 				uint64_t clen = load_le32(bytes + cie_off), chdr = 4;
 
 				if (clen == 0xffffffffu)
 					chdr = 12;
-				cc = (struct dw_cursor){ bytes + cie_off + chdr + 4,
-							 bytes + size, addr + cie_off + chdr + 4,
-							 word, false };
+				if (cie_off + chdr + 4 <= size)
+					cc = (struct dw_cursor){ bytes + cie_off + chdr + 4,
+								 bytes + size,
+								 addr + cie_off + chdr + 4, word,
+								 false };
 				if (cie_off + chdr + 4 > size || !parse_cie(cc, &cie)) {
 					cie.offset = UINT64_MAX;
 					off = entry_end;
@@ -305,7 +308,7 @@ void eh_frame_load(const struct elf_model *m, struct fde_info **fdes, size_t *co
 				}
 				cie.offset = cie_off;
 			}
-			if (cie.offset == cie_off) {
+			if (id <= id_at && cie.offset == cie_off) {
 				struct fde_info f = { 0 };
 
 				f.start = dw_pointer(&cur, cie.fde_enc);

@@ -14,8 +14,14 @@
 static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size,
 			  enum evidence via)
 {
-	uint64_t i;
+	uint64_t i, off, avail;
 
+	/* The size comes from the file: only the words the file backs at ADDR are read
+	 * (the loader could not have put pointers anywhere else either). */
+	if (!elf_model_vaddr_to_offset(c->m, addr, &off, &avail))
+		return;
+	if (size > avail)
+		size = avail;
 	for (i = 0; i + c->word <= size; i += c->word) {
 		uint64_t v;
 

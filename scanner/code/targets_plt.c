@@ -66,12 +66,23 @@ static bool entry_slot(const struct code_ctx *c, uint64_t entry, uint64_t size, 
 	return false;
 }
 
+/* The size of a PLT section as far as its code is in the file: a size read from the
+ * section header is not trusted further (nor past the end of the address space). */
+static uint64_t plt_extent(const struct code_ctx *c, const GElf_Shdr *sh)
+{
+	size_t avail = 0;
+
+	if (!code_bytes(c, sh->sh_addr, &avail))
+		return 0;
+	return sh->sh_size < avail ? sh->sh_size : avail;
+}
+
 static void name_entries(struct code_ctx *c, const GElf_Shdr *sh, uint64_t entsize,
 			 uint64_t first)
 {
-	uint64_t e;
+	uint64_t e, size = plt_extent(c, sh);
 
-	for (e = sh->sh_addr + first; e + entsize <= sh->sh_addr + sh->sh_size; e += entsize) {
+	for (e = sh->sh_addr + first; e + entsize <= sh->sh_addr + size; e += entsize) {
 		uint64_t slot, name;
 
 		if (entry_slot(c, e, entsize, &slot) && addr_map_get(&c->slot_symbol, slot, &name))
@@ -107,11 +118,10 @@ void targets_plt(struct code_ctx *c)
 
 	find_sections(c, &ps);
 	if (ps.has_plt_sec) {
-		uint64_t es = entry_size(&ps.plt_sec, 16), e;
+		uint64_t es = entry_size(&ps.plt_sec, 16), e, size = plt_extent(c, &ps.plt_sec);
 
 		name_entries(c, &ps.plt_sec, es, 0);
-		for (e = ps.plt_sec.sh_addr; e + es <= ps.plt_sec.sh_addr + ps.plt_sec.sh_size;
-		     e += es)
+		for (e = ps.plt_sec.sh_addr; e + es <= ps.plt_sec.sh_addr + size; e += es)
 			code_add_target(c, e, VIA_PLT, 0);
 	} else if (ps.has_plt) {
 		name_entries(c, &ps.plt, entry_size(&ps.plt, 16), entry_size(&ps.plt, 16));

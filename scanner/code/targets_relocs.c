@@ -202,20 +202,24 @@ static void table(struct code_ctx *c, const struct dynsyms *ds, uint64_t addr, u
 	}
 }
 
-/* DT_RELR: an address, then bitmaps of the words after it that are relocated. */
+/* DT_RELR: an address, then bitmaps of the words after it that are relocated.
+ * A table can name a word again and again (an address entry, then the same bitmap), so
+ * the words it relocates are limited to as many as the file holds: a real table never
+ * relocates more, and a hostile one then costs time and memory linear in the file. */
 static void relr(struct code_ctx *c, uint64_t addr, uint64_t size)
 {
 	const unsigned char *p = elf_model_vaddr_bytes(c->m, addr, size);
-	uint64_t i, where = 0;
+	uint64_t i, where = 0, budget = c->m->size / c->word;
 
 	if (!p)
 		return;
-	for (i = 0; i + c->word <= size; i += c->word) {
+	for (i = 0; i + c->word <= size && budget; i += c->word) {
 		uint64_t e = elf_model_read_word(c->m, p + i), v;
 		unsigned bit;
 
 		if (!(e & 1)) {
 			where = e;
+			budget--;
 			if (code_read_word(c, where, &v) && code_range_of(c, v))
 				code_add_target(c, v, VIA_RELOC, where);
 			if (code_read_word(c, where, &v))
@@ -223,11 +227,12 @@ static void relr(struct code_ctx *c, uint64_t addr, uint64_t size)
 			where += c->word;
 			continue;
 		}
-		for (bit = 1; bit < c->word * 8; bit++) {
+		for (bit = 1; bit < c->word * 8 && budget; bit++) {
 			uint64_t at = where + (uint64_t)(bit - 1) * c->word;
 
 			if (!((e >> bit) & 1))
 				continue;
+			budget--;
 			if (code_read_word(c, at, &v)) {
 				addr_map_put(&c->relocated, at, v);
 				if (code_range_of(c, v))

@@ -1,0 +1,143 @@
+/* Fuzz target: mark's plan and its checks on an image in memory, with an oracle of its
+ * own. The input's first byte is the request (bit 0 set IBT, bit 1 set SHSTK, bit 2
+ * clear IBT, bit 3 clear SHSTK), the rest the file. Whenever mark would write (the plan
+ * passed its checks), the planned image — the bytes mark_write_file writes and then
+ * compares on disk — must read, for the model and for the kernel's and glibc's readers,
+ * as the original: the same interpreter, every segment inside the file, PT_PHDR inside a
+ * PT_LOAD, the same loaded bytes outside the planned ranges, and the requested bits and
+ * nothing else. The file write itself (temporary file, rename) is not fuzzed. */
+#include "config.h"
+
+#include "fuzz_input.h"
+#include "gnu_property.h"
+#include "mark.h"
+#include "property_note.h"
+
+#include <stdio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void oracle_fail(const char *what)
+{
+	fprintf(stderr, "fuzz_mark oracle: %s\n", what);
+	abort();
+}
+
+static bool phdr_covered(const struct elf_model *m, const GElf_Phdr *phdr)
+{
+	size_t i;
+
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *l = &m->phdrs[i];
+
+		if (l->p_type == PT_LOAD && phdr->p_vaddr >= l->p_vaddr &&
+		    phdr->p_vaddr - l->p_vaddr < l->p_filesz &&
+		    phdr->p_filesz <= l->p_filesz - (phdr->p_vaddr - l->p_vaddr) &&
+		    l->p_offset + (phdr->p_vaddr - l->p_vaddr) == phdr->p_offset)
+			return true;
+	}
+	return false;
+}
+
+/* Every byte BEFORE loads from the file, outside the plan's ranges, AFTER loads too. */
+static void same_loaded_bytes(const struct elf_model *before, const struct elf_model *after,
+			      const struct mark_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < before->phnum; i++) {
+		const GElf_Phdr *ph = &before->phdrs[i];
+		uint64_t done = 0;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		while (done < ph->p_filesz) {
+			uint64_t aoff, avail, k;
+
+			if (!elf_model_vaddr_to_offset(after, ph->p_vaddr + done, &aoff, &avail))
+				oracle_fail("a loaded byte is no longer loaded from the file");
+			if (avail > ph->p_filesz - done)
+				avail = ph->p_filesz - done;
+			for (k = 0; k < avail; k++) {
+				uint64_t o = ph->p_offset + done + k;
+
+				if (!mark_plan_covers(plan, o) &&
+				    after->data[aoff + k] != before->data[o])
+					oracle_fail("a loaded byte outside the change differs");
+			}
+			done += avail;
+		}
+	}
+}
+
+static void check_result(const struct elf_model *before, const struct mark_plan *plan,
+			 const struct mark_request *req)
+{
+	struct property_note old_note, new_note;
+	struct consumer_reading kernel, glibc;
+	const GElf_Phdr *phdr, *old_phdr;
+	struct elf_model after;
+	uint32_t want;
+	char msg[256];
+	size_t i;
+
+	if (elf_model_open_memory(&after, "planned", plan->image, plan->size, msg,
+				  sizeof(msg)) != ELF_OPEN_OK)
+		oracle_fail(msg);
+	if ((before->interp == NULL) != (after.interp == NULL) ||
+	    (before->interp && strcmp(before->interp, after.interp) != 0))
+		oracle_fail("the interpreter changed");
+	for (i = 0; i < after.phnum; i++) {
+		const GElf_Phdr *ph = &after.phdrs[i];
+
+		if (ph->p_type != PT_NULL && ph->p_filesz &&
+		    (ph->p_offset > after.size || ph->p_filesz > after.size - ph->p_offset))
+			oracle_fail("a segment runs past the end of the file");
+	}
+	phdr = elf_model_find_phdr(&after, PT_PHDR);
+	old_phdr = elf_model_find_phdr(before, PT_PHDR);
+	if (phdr && old_phdr && phdr_covered(before, old_phdr) && !phdr_covered(&after, phdr))
+		oracle_fail("PT_PHDR is not covered by a PT_LOAD");
+	same_loaded_bytes(before, &after, plan);
+
+	property_note_find(before, &old_note);
+	property_note_find(&after, &new_note);
+	want = ((old_note.has_feature_1_and ? old_note.feature_1_and : 0) | req->set) &
+	       ~req->clear;
+	if (want != plan->new_bits)
+		oracle_fail("the plan sets other bits than requested");
+	property_kernel_read(&after, &kernel);
+	property_glibc_read(&after, &glibc);
+	if (want && (!kernel.has_feature_1_and || kernel.feature_1_and != want ||
+		     !glibc.has_feature_1_and || glibc.feature_1_and != want))
+		oracle_fail("the kernel or glibc does not read the requested bits");
+	if (!want && ((kernel.has_feature_1_and && kernel.feature_1_and) ||
+		      (glibc.has_feature_1_and && glibc.feature_1_and)))
+		oracle_fail("CET bits are still read after clearing them");
+	if (new_note.has_isa_1_needed != old_note.has_isa_1_needed ||
+	    new_note.isa_1_needed != old_note.isa_1_needed)
+		oracle_fail("ISA_1_NEEDED changed");
+	elf_model_close(&after);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mark_request req;
+	struct mark_plan plan;
+	struct fuzz_input in;
+	char err[512];
+
+	if (size < 1)
+		return 0;
+	req.set = (data[0] & 1 ? FEATURE_1_IBT : 0) | (data[0] & 2 ? FEATURE_1_SHSTK : 0);
+	req.clear = (data[0] & 4 ? FEATURE_1_IBT : 0) | (data[0] & 8 ? FEATURE_1_SHSTK : 0);
+	fuzz_input_open(&in, data + 1, size - 1);
+	if (in.open) {
+		if (mark_plan_checked(&in.m, &req, &plan, err, sizeof(err)) == 0 &&
+		    plan.layout != MARK_LAYOUT_UNCHANGED)
+			check_result(&in.m, &plan, &req);
+		mark_plan_free(&plan);
+	}
+	fuzz_input_close(&in);
+	return 0;
+}
