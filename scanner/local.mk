@@ -16,6 +16,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/text_build.h \
 	scanner/message.c scanner/message.h \
 	scanner/rules.c scanner/rules.h \
+	scanner/install_dirs.c scanner/install_dirs.h \
 	scanner/verdict.c scanner/verdict.h \
 	scanner/audit.c scanner/audit.h \
 	scanner/path_walk.c scanner/path_walk.h \

@@ -141,6 +141,11 @@ tests/vm-runner.log: vm/guest/runner
 TESTS += tests/mark-refusal.sh
 EXTRA_DIST += tests/mark-refusal.sh corpus/mark/shstk_hazard.S corpus/mark/vsyscall_user.c
 
+# The build tree's and a staged install's audit, mark and run.
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
+tests/install.log: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so
+
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
 check-debian13: elfcet/elfcet
