@@ -76,6 +76,8 @@ void audit_file(const char *path, const struct audit_options *opt, struct file_r
 void file_report_free(struct file_report *rep)
 {
 	free(rep->path);
+	free(rep->package);
+	free(rep->package_version);
 	free(rep->message);
 	free(rep->interp);
 	problem_list_free(&rep->problems);

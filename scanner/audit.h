@@ -24,6 +24,7 @@ enum report_status {
 
 struct file_report {
 	char *path;
+	char *package, *package_version; /* the .deb the file came from, or NULL */
 	enum report_status status;
 	char *message;                   /* for SKIPPED and ERROR */
 	int elf_class;                   /* 32 or 64 */

@@ -23,6 +23,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/audit_runner.c scanner/audit_runner.h \
 	scanner/json_out.c scanner/json_out.h \
 	scanner/report.h scanner/report_text.c scanner/report_json.c \
+	scanner/report_sarif.c scanner/report_summary.c \
 	scanner/mark_plan.c scanner/mark_plan.h \
 	scanner/mark_layout.c scanner/mark_layout.h \
 	scanner/mark_write.c scanner/mark_write.h \

@@ -146,6 +146,11 @@ TESTS += tests/install.sh
 EXTRA_DIST += tests/install.sh
 tests/install.log: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so
 
+# SARIF and JSON Lines reports, elfcet report merging shards (on the two corpora).
+TESTS += tests/sarif.sh tests/jsonl-report.sh
+EXTRA_DIST += tests/sarif.sh tests/sarif-subset.schema.json tests/jsonl-report.sh
+tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targets.log
+
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
 check-debian13: elfcet/elfcet
