@@ -39,14 +39,39 @@ static void decide_verdicts(const struct elf_model *m, struct file_report *rep)
 	rep->shstk = verdict_decide(CET_SHSTK, &in);
 }
 
+static void audit_model(struct elf_model *m, enum elf_open_status st, const char *msg,
+			const struct audit_options *opt, struct file_report *rep);
+
 void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep)
 {
 	struct elf_model m;
 	char msg[256];
+	enum elf_open_status st;
 
 	memset(rep, 0, sizeof(*rep));
 	rep->path = strdup(path);
-	switch (elf_model_open(&m, path, msg, sizeof(msg))) {
+	st = elf_model_open(&m, path, msg, sizeof(msg));
+	audit_model(&m, st, msg, opt, rep);
+}
+
+void audit_image(const char *name, unsigned char *image, size_t size,
+		 const struct audit_options *opt, struct file_report *rep)
+{
+	struct elf_model m;
+	char msg[256];
+	enum elf_open_status st;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->path = strdup(name);
+	st = elf_model_open_memory(&m, name, image, size, msg, sizeof(msg));
+	audit_model(&m, st, msg, opt, rep);
+}
+
+/* The audit of an opened model (closed here), or the reason it did not open. */
+static void audit_model(struct elf_model *m, enum elf_open_status st, const char *msg,
+			const struct audit_options *opt, struct file_report *rep)
+{
+	switch (st) {
 	case ELF_OPEN_OK:
 		break;
 	case ELF_OPEN_NOT_ELF:
@@ -63,14 +88,14 @@ void audit_file(const char *path, const struct audit_options *opt, struct file_r
 		return;
 	}
 	rep->status = REPORT_AUDITED;
-	rep->elf_class = m.elf_class == ELFCLASS64 ? 64 : 32;
-	rep->machine = m.machine;
-	rep->kind = m.kind;
-	rep->interp = m.interp ? strdup(m.interp) : NULL;
-	property_check(&m, opt->rules, &rep->props, &rep->problems);
-	code_audit(&m, opt->rules, &rep->findings);
-	decide_verdicts(&m, rep);
-	elf_model_close(&m);
+	rep->elf_class = m->elf_class == ELFCLASS64 ? 64 : 32;
+	rep->machine = m->machine;
+	rep->kind = m->kind;
+	rep->interp = m->interp ? strdup(m->interp) : NULL;
+	property_check(m, opt->rules, &rep->props, &rep->problems);
+	code_audit(m, opt->rules, &rep->findings);
+	decide_verdicts(m, rep);
+	elf_model_close(m);
 }
 
 void file_report_free(struct file_report *rep)

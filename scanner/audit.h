@@ -39,6 +39,9 @@ struct file_report {
 
 /* Audits PATH into REP (always filled; free it with file_report_free). */
 void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep);
+/* The same for a file in memory (a package member), reported as NAME. */
+void audit_image(const char *name, unsigned char *image, size_t size,
+		 const struct audit_options *opt, struct file_report *rep);
 void file_report_free(struct file_report *rep);
 
 /* The most severe problem or finding, or -1 when there are none. */

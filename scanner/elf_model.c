@@ -262,6 +262,37 @@ out_close:
 	return st;
 }
 
+enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
+					   unsigned char *image, size_t size, char *msg,
+					   size_t msglen)
+{
+	enum elf_open_status st;
+
+	pthread_once(&libelf_once, libelf_init);
+	memset(m, 0, sizeof(*m));
+	m->path = name;
+	if (size < SELFMAG || memcmp(image, ELFMAG, SELFMAG) != 0)
+		return fail(msg, msglen, ELF_OPEN_NOT_ELF, "not an ELF file");
+	if (size <= EI_CLASS ||
+	    size < (image[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
+		return fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)", size);
+	if (image[EI_CLASS] != ELFCLASS32 && image[EI_CLASS] != ELFCLASS64)
+		return fail(msg, msglen, ELF_OPEN_ERROR, "bad ELF class byte %u", image[EI_CLASS]);
+	m->elf = elf_memory((char *)image, size);
+	if (!m->elf)
+		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s", elf_errmsg(-1));
+	m->data = image;
+	m->size = size;
+	st = load_headers(m, msg, msglen);
+	if (st != ELF_OPEN_OK) {
+		free(m->phdrs);
+		free(m->sections);
+		elf_end(m->elf);
+		memset(m, 0, sizeof(*m));
+	}
+	return st;
+}
+
 void elf_model_close(struct elf_model *m)
 {
 	free(m->phdrs);

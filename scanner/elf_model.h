@@ -60,6 +60,11 @@ struct elf_model {
  * not NULL) says why in a few words, without the path. */
 enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
 				    size_t msglen);
+/* The same for a file already in memory (a member of a package): IMAGE, SIZE bytes,
+ * must stay valid and unchanged until elf_model_close; NAME is what messages call it. */
+enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
+					   unsigned char *image, size_t size, char *msg,
+					   size_t msglen);
 void elf_model_close(struct elf_model *m);
 
 /* Pointer to LEN bytes at file offset OFF, or NULL when they are not all in the file. */

@@ -153,8 +153,15 @@ tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targ
 
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
+# Then the same packages read as .deb files (tests/deb-input.sh).
+DEBIAN13_TESTS = tests/debian13.sh tests/deb-input.sh
 check-debian13: elfcet/elfcet
-	@ELFCET='$(abs_top_builddir)/elfcet/elfcet' $(BASH) $(abs_top_srcdir)/tests/debian13.sh; \
-	rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: debian13 (mirror unreachable)"; exit 0; fi; exit $$rc
+	@fail=0; for t in $(DEBIAN13_TESTS); do \
+		ELFCET='$(abs_top_builddir)/elfcet/elfcet' ELFCET_RULES_DIR='$(abs_top_srcdir)/rules' \
+		top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+			$(BASH) $(abs_top_srcdir)/$$t; \
+		rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: $$t (mirror unreachable)"; break; fi; \
+		[ $$rc -eq 0 ] || fail=1; \
+	done; exit $$fail
 .PHONY: check-debian13
-EXTRA_DIST += tests/debian13.sh tests/x86-elf-files
+EXTRA_DIST += tests/debian13.sh tests/x86-elf-files tests/deb-input.sh
