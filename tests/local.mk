@@ -153,8 +153,9 @@ tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targ
 
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
-# Then the same packages read as .deb files (tests/deb-input.sh).
-DEBIAN13_TESTS = tests/debian13.sh tests/deb-input.sh
+# Then the same packages read as .deb files (tests/deb-input.sh) and audited by the GNU
+# parallel recipe (tests/archive-parallel.sh, tools/elfcet-audit-archive).
+DEBIAN13_TESTS = tests/debian13.sh tests/deb-input.sh tests/archive-parallel.sh
 check-debian13: elfcet/elfcet
 	@fail=0; for t in $(DEBIAN13_TESTS); do \
 		ELFCET='$(abs_top_builddir)/elfcet/elfcet' ELFCET_RULES_DIR='$(abs_top_srcdir)/rules' \
@@ -164,4 +165,4 @@ check-debian13: elfcet/elfcet
 		[ $$rc -eq 0 ] || fail=1; \
 	done; exit $$fail
 .PHONY: check-debian13
-EXTRA_DIST += tests/debian13.sh tests/x86-elf-files tests/deb-input.sh
+EXTRA_DIST += tests/debian13.sh tests/x86-elf-files tests/deb-input.sh tests/archive-parallel.sh
