@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "progress.h"
 
 #include "audit_runner.h"
 #include "report.h"
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_SARIF };
 
@@ -23,6 +25,7 @@ struct audit_cli {
 	struct audit_summary summary;
 	struct json_report *json;
 	struct sarif_report *sarif;
+	struct progress progress;  /* on a terminal, text format only */
 	bool failed;           /* something at or above fail_on */
 };
 
@@ -51,6 +54,7 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 	struct audit_cli *cli = ctx;
 
 	summary_add(&cli->summary, rep);
+	progress_clear(&cli->progress);
 	switch (rep->status) {
 	case REPORT_NOT_ELF:
 		if (!named)
@@ -85,6 +89,14 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 		report_text_file(stdout, rep, cli->verbose);
 		break;
 	}
+}
+
+static void on_done(size_t done, size_t total, void *ctx)
+{
+	struct audit_cli *cli = ctx;
+
+	(void)total;
+	progress_update(&cli->progress, done);
 }
 
 static bool parse_fail_on(const char *arg, int *out)
@@ -191,7 +203,12 @@ int cmd_audit(int argc, char **argv)
 		cli.json = report_json_begin(stdout);
 	else if (cli.format == FORMAT_SARIF)
 		cli.sarif = report_sarif_begin(stdout, &rules);
-	audit_run(&files, &opt, cli.jobs, on_report, &cli);
+	/* Progress only where a person watches a text report: never into a pipe or a file,
+	 * and never mixed with JSON. */
+	if (cli.format == FORMAT_TEXT && !cli.quiet)
+		progress_start(&cli.progress, stderr, files.count);
+	audit_run(&files, &opt, cli.jobs, on_report, on_done, &cli);
+	progress_clear(&cli.progress);
 	if (cli.json)
 		report_json_end(cli.json, &cli.summary);
 	else if (cli.sarif)

@@ -56,7 +56,7 @@ static unsigned default_threads(void)
 }
 
 void audit_run(const struct path_list *files, const struct audit_options *opt,
-	       unsigned threads, audit_report_fn fn, void *ctx)
+	       unsigned threads, audit_report_fn fn, audit_done_fn done, void *ctx)
 {
 	struct run r = { .files = files, .opt = opt };
 	pthread_t *tids;
@@ -102,6 +102,8 @@ void audit_run(const struct path_list *files, const struct audit_options *opt,
 			fn(&r.reports[i], files->items[i].named, ctx);
 		}
 		file_report_free(&r.reports[i]);
+		if (done)
+			done(i + 1, files->count, ctx);
 	}
 	for (t = 0; t < threads; t++)
 		if (tids[t])

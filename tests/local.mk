@@ -150,6 +150,10 @@ tests/install.log: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so
 TESTS += tests/sarif.sh tests/jsonl-report.sh
 EXTRA_DIST += tests/sarif.sh tests/sarif-subset.schema.json tests/jsonl-report.sh
 tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targets.log
+# Progress on a terminal (script(1)), none in pipes or JSON; the summary table.
+TESTS += tests/progress.sh
+EXTRA_DIST += tests/progress.sh
+tests/progress.log: tests/corpus-targets.log
 
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
