@@ -28,7 +28,8 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$top_builddir" install 
 fi
 bin=$(find "$dest" -path '*/bin/elfcet' -type f | head -n 1)
 [ -x "$bin" ] || { failed "no bin/elfcet under DESTDIR"; exit 1; }
-for f in elfcet/rules/catalogue.rules elfcet/rules/returns-twice.list elfcet/elfcet-qemu-plugin.so man1/elfcet.1; do
+for f in elfcet/rules/catalogue.rules elfcet/rules/returns-twice.list elfcet/elfcet-qemu-plugin.so man1/elfcet.1 \
+	bin/elfcet-audit-archive bin/dh_elfcet man1/dh_elfcet.1 Debian/Debhelper/Sequence/elfcet.pm; do
 	if [ -n "$(find "$dest" -path "*/$f" | head -n 1)" ]; then pass "installed $f"; else failed "$f not installed"; fi
 done
 
