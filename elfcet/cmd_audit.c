@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "progress.h"
 
 #include "audit_runner.h"
 #include "report.h"
@@ -11,8 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_SARIF };
 
 struct audit_cli {
 	enum format format;
@@ -22,6 +24,8 @@ struct audit_cli {
 	const char *rules_dir;
 	struct audit_summary summary;
 	struct json_report *json;
+	struct sarif_report *sarif;
+	struct progress progress;  /* on a terminal, text format only */
 	bool failed;           /* something at or above fail_on */
 };
 
@@ -31,10 +35,12 @@ static void audit_help(FILE *out)
 		"Usage: elfcet audit [OPTION]... PATH...\n"
 		"Say, for each x86 ELF program or library, what CET marking it carries, how the\n"
 		"kernel and ld.so read it, and whether it would run under IBT and shadow stack.\n"
-		"Directories are searched recursively; '-' reads paths from standard input.\n\n"
+		"Directories are searched recursively; '-' reads paths from standard input.\n"
+		"A Debian package (.deb) is read as it is: its files are reported as installed.\n\n"
 		"  -v, --verbose          details under each file's line\n"
 		"  -q, --quiet            no summary line on standard error\n"
-		"      --format=FORMAT    text (default) or json\n"
+		"      --format=FORMAT    text (default), json, jsonl (one record per file, as\n"
+		"                         audited) or sarif (SARIF 2.1.0, for code scanning)\n"
 		"      --fail-on=LEVEL    info, warning, error (default) or never\n"
 		"  -j, --jobs=N           files audited in parallel (default: one per CPU)\n"
 		"      --rules=DIR        rule catalogue and lists (default: %s)\n"
@@ -49,6 +55,7 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 	struct audit_cli *cli = ctx;
 
 	summary_add(&cli->summary, rep);
+	progress_clear(&cli->progress);
 	switch (rep->status) {
 	case REPORT_NOT_ELF:
 		if (!named)
@@ -69,10 +76,28 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 			cli->failed = true;
 		break;
 	}
-	if (cli->json)
+	switch (cli->format) {
+	case FORMAT_JSON:
 		report_json_file(cli->json, rep);
-	else
+		break;
+	case FORMAT_JSONL:
+		report_jsonl_file(stdout, rep);
+		break;
+	case FORMAT_SARIF:
+		report_sarif_file(cli->sarif, rep);
+		break;
+	case FORMAT_TEXT:
 		report_text_file(stdout, rep, cli->verbose);
+		break;
+	}
+}
+
+static void on_done(size_t done, size_t total, void *ctx)
+{
+	struct audit_cli *cli = ctx;
+
+	(void)total;
+	progress_update(&cli->progress, done);
 }
 
 static bool parse_fail_on(const char *arg, int *out)
@@ -116,6 +141,10 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 				cli->format = FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				cli->format = FORMAT_JSON;
+			else if (strcmp(optarg, "jsonl") == 0)
+				cli->format = FORMAT_JSONL;
+			else if (strcmp(optarg, "sarif") == 0)
+				cli->format = FORMAT_SARIF;
 			else {
 				fprintf(stderr, "elfcet audit: unknown format '%s'\n", optarg);
 				return -1;
@@ -173,11 +202,23 @@ int cmd_audit(int argc, char **argv)
 	path_walk(argv + optind, (size_t)(argc - optind), stdin, stderr, &files);
 	if (cli.format == FORMAT_JSON)
 		cli.json = report_json_begin(stdout);
-	audit_run(&files, &opt, cli.jobs, on_report, &cli);
+	else if (cli.format == FORMAT_SARIF)
+		cli.sarif = report_sarif_begin(stdout, &rules);
+	/* Progress only where a person watches a text report: never into a pipe or a file,
+	 * and never mixed with JSON. */
+	if (cli.format == FORMAT_TEXT && !cli.quiet)
+		progress_start(&cli.progress, stderr, files.count);
+	audit_run(&files, &opt, cli.jobs, on_report, on_done, &cli);
+	progress_clear(&cli.progress);
 	if (cli.json)
 		report_json_end(cli.json, &cli.summary);
-	else if (!cli.quiet)
+	else if (cli.sarif)
+		report_sarif_end(cli.sarif);
+	else if (cli.format == FORMAT_TEXT && !cli.quiet) {
 		report_text_summary(stderr, &cli.summary);
+		if (cli.summary.audited + cli.summary.skipped + cli.summary.errors > 1)
+			report_text_table(stderr, &cli.summary);
+	}
 
 	if (files.errors || cli.summary.errors || cli.summary.not_elf_named)
 		status = EXIT_TROUBLE;

@@ -13,5 +13,6 @@ enum {
 int cmd_audit(int argc, char **argv);
 int cmd_mark(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

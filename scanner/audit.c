@@ -54,33 +54,51 @@ void audit_model(const struct elf_model *m, const struct audit_options *opt,
 	decide_verdicts(m, rep);
 }
 
+/* The audit of a model opened with status ST (closed here), or why it did not open. */
+static void audit_opened(struct elf_model *m, const char *name, enum elf_open_status st,
+			 const char *msg, const struct audit_options *opt,
+			 struct file_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	switch (st) {
+	case ELF_OPEN_OK:
+		break;
+	case ELF_OPEN_NOT_ELF:
+		rep->status = REPORT_NOT_ELF;
+		break;
+	case ELF_OPEN_SKIPPED:
+		rep->status = REPORT_SKIPPED;
+		break;
+	case ELF_OPEN_ERROR:
+		rep->status = REPORT_ERROR;
+		break;
+	}
+	if (st != ELF_OPEN_OK) {
+		rep->path = strdup(name);
+		rep->message = strdup(msg);
+		return;
+	}
+	audit_model(m, opt, rep);
+	elf_model_close(m);
+}
+
 void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep)
 {
 	struct elf_model m;
 	char msg[256];
+	enum elf_open_status st = elf_model_open(&m, path, msg, sizeof(msg));
 
-	memset(rep, 0, sizeof(*rep));
-	switch (elf_model_open(&m, path, msg, sizeof(msg))) {
-	case ELF_OPEN_OK:
-		break;
-	case ELF_OPEN_NOT_ELF:
-		rep->path = strdup(path);
-		rep->status = REPORT_NOT_ELF;
-		rep->message = strdup(msg);
-		return;
-	case ELF_OPEN_SKIPPED:
-		rep->path = strdup(path);
-		rep->status = REPORT_SKIPPED;
-		rep->message = strdup(msg);
-		return;
-	case ELF_OPEN_ERROR:
-		rep->path = strdup(path);
-		rep->status = REPORT_ERROR;
-		rep->message = strdup(msg);
-		return;
-	}
-	audit_model(&m, opt, rep);
-	elf_model_close(&m);
+	audit_opened(&m, path, st, msg, opt, rep);
+}
+
+void audit_image(const char *name, const unsigned char *image, size_t size,
+		 const struct audit_options *opt, struct file_report *rep)
+{
+	struct elf_model m;
+	char msg[256];
+	enum elf_open_status st = elf_model_open_memory(&m, name, image, size, msg, sizeof(msg));
+
+	audit_opened(&m, name, st, msg, opt, rep);
 }
 
 void file_report_free(struct file_report *rep)

@@ -24,6 +24,7 @@ enum report_status {
 
 struct file_report {
 	char *path;
+	char *package, *package_version; /* the .deb the file came from, or NULL */
 	enum report_status status;
 	char *message;                   /* for SKIPPED and ERROR */
 	int elf_class;                   /* 32 or 64 */
@@ -41,6 +42,9 @@ void audit_file(const char *path, const struct audit_options *opt, struct file_r
 /* Audits the open model M into REP (its path is M's). */
 void audit_model(const struct elf_model *m, const struct audit_options *opt,
 		 struct file_report *rep);
+/* The same for a file in memory (a package member), reported as NAME. */
+void audit_image(const char *name, const unsigned char *image, size_t size,
+		 const struct audit_options *opt, struct file_report *rep);
 void file_report_free(struct file_report *rep);
 
 /* The most severe problem or finding, or -1 when there are none. */

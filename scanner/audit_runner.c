@@ -7,6 +7,9 @@
 
 #include "audit_runner.h"
 
+#include "audit_package.h"
+#include "deb_input.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,6 +18,7 @@ struct run {
 	const struct path_list *files;
 	const struct audit_options *opt;
 	struct file_report *reports;
+	struct report_batch *packages;  /* the files of entry I when it is a package */
 	bool *done;
 	size_t next;
 	pthread_mutex_t lock;
@@ -33,7 +37,10 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i >= r->files->count)
 			return NULL;
-		audit_file(r->files->items[i].path, r->opt, &r->reports[i]);
+		if (deb_is_package(r->files->items[i].path))
+			audit_package(r->files->items[i].path, r->opt, &r->packages[i]);
+		else
+			audit_file(r->files->items[i].path, r->opt, &r->reports[i]);
 		pthread_mutex_lock(&r->lock);
 		r->done[i] = true;
 		pthread_cond_broadcast(&r->ready);
@@ -49,7 +56,7 @@ static unsigned default_threads(void)
 }
 
 void audit_run(const struct path_list *files, const struct audit_options *opt,
-	       unsigned threads, audit_report_fn fn, void *ctx)
+	       unsigned threads, audit_report_fn fn, audit_done_fn done, void *ctx)
 {
 	struct run r = { .files = files, .opt = opt };
 	pthread_t *tids;
@@ -63,9 +70,10 @@ void audit_run(const struct path_list *files, const struct audit_options *opt,
 	if (threads > files->count)
 		threads = (unsigned)files->count;
 	r.reports = calloc(files->count, sizeof(*r.reports));
+	r.packages = calloc(files->count, sizeof(*r.packages));
 	r.done = calloc(files->count, sizeof(*r.done));
 	tids = calloc(threads, sizeof(*tids));
-	if (!r.reports || !r.done || !tids)
+	if (!r.reports || !r.packages || !r.done || !tids)
 		abort();
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.ready, NULL);
@@ -80,8 +88,22 @@ void audit_run(const struct path_list *files, const struct audit_options *opt,
 		while (!r.done[i])
 			pthread_cond_wait(&r.ready, &r.lock);
 		pthread_mutex_unlock(&r.lock);
-		fn(&r.reports[i], files->items[i].named, ctx);
+		if (r.packages[i].count) {
+			size_t k;
+
+			/* Inside a package, a file is found, not named. */
+			for (k = 0; k < r.packages[i].count; k++)
+				fn(&r.packages[i].items[k],
+				   r.packages[i].items[k].status == REPORT_ERROR &&
+					   !r.packages[i].items[k].package,
+				   ctx);
+			report_batch_free(&r.packages[i]);
+		} else {
+			fn(&r.reports[i], files->items[i].named, ctx);
+		}
 		file_report_free(&r.reports[i]);
+		if (done)
+			done(i + 1, files->count, ctx);
 	}
 	for (t = 0; t < threads; t++)
 		if (tids[t])
@@ -90,5 +112,6 @@ void audit_run(const struct path_list *files, const struct audit_options *opt,
 	pthread_cond_destroy(&r.ready);
 	free(tids);
 	free(r.done);
+	free(r.packages);
 	free(r.reports);
 }

@@ -3,6 +3,8 @@
 
 #include "dynrun.h"
 
+#include "install_dirs.h"
+
 #include "property_note.h"
 
 #include <elf.h>
@@ -23,8 +25,15 @@
 const char *dynrun_plugin_path(void)
 {
 	const char *env = getenv("ELFCET_PLUGIN");
+	static char path[4096];
+	const char *built = NULL;
 
-	return env && *env ? env : ELFCET_PLUGIN_PATH;
+	if (env && *env)
+		return env;
+#ifdef ELFCET_BUILD_PLUGIN_PATH
+	built = ELFCET_BUILD_PLUGIN_PATH;
+#endif
+	return install_path(ELFCET_PLUGIN_PATH, built, path, sizeof(path));
 }
 
 const char *dynrun_qemu_name(bool is64)

@@ -1,7 +1,8 @@
 # scanner/: the library that holds all of elfcet's logic.
 noinst_LIBRARIES += scanner/libelfcet.a
 scanner_libelfcet_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/scanner/code
-scanner_libelfcet_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(CAPSTONE_CFLAGS) $(JSONC_CFLAGS)
+scanner_libelfcet_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(CAPSTONE_CFLAGS) $(JSONC_CFLAGS) \
+	$(LIBARCHIVE_CFLAGS)
 scanner_libelfcet_a_SOURCES = \
 	scanner/byteorder.h \
 	scanner/elf_model.c scanner/elf_model.h \
@@ -16,12 +17,16 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/text_build.h \
 	scanner/message.c scanner/message.h \
 	scanner/rules.c scanner/rules.h \
+	scanner/install_dirs.c scanner/install_dirs.h \
 	scanner/verdict.c scanner/verdict.h \
 	scanner/audit.c scanner/audit.h \
 	scanner/path_walk.c scanner/path_walk.h \
 	scanner/audit_runner.c scanner/audit_runner.h \
+	scanner/deb_input.c scanner/deb_input.h \
+	scanner/audit_package.c scanner/audit_package.h \
 	scanner/json_out.c scanner/json_out.h \
 	scanner/report.h scanner/report_text.c scanner/report_json.c \
+	scanner/report_sarif.c scanner/report_summary.c \
 	scanner/mark_plan.c scanner/mark_plan.h \
 	scanner/mark_layout.c scanner/mark_layout.h \
 	scanner/mark_write.c scanner/mark_write.h \
@@ -46,4 +51,5 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/check_endbr.c
 
 # What every program linked with the library needs.
-ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(ZYDIS_LIBS) $(JSONC_LIBS)
+ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(ZYDIS_LIBS) $(JSONC_LIBS) \
+	$(LIBARCHIVE_LIBS)

@@ -211,10 +211,14 @@ static void findings_json(struct json_out *j, const struct finding_list *list)
 	json_close_array(j);
 }
 
-static void file_json(struct json_out *j, const struct file_report *rep)
+/* The members of an audited file's object, shared by the document and JSON Lines. */
+static void file_members(struct json_out *j, const struct file_report *rep)
 {
-	json_open_object(j, NULL);
 	json_str(j, "path", rep->path);
+	if (rep->package) {
+		json_str(j, "package", rep->package);
+		json_str(j, "package_version", rep->package_version);
+	}
 	json_int(j, "class", rep->elf_class);
 	json_str(j, "machine", elf_machine_name(rep->machine));
 	json_str(j, "type", elf_kind_name(rep->kind));
@@ -232,7 +236,35 @@ static void file_json(struct json_out *j, const struct file_report *rep)
 	json_str(j, "shstk", verdict_name(rep->shstk));
 	json_close_object(j);
 	findings_json(j, &rep->findings);
+}
+
+static void file_json(struct json_out *j, const struct file_report *rep)
+{
+	json_open_object(j, NULL);
+	file_members(j, rep);
 	json_close_object(j);
+}
+
+void report_jsonl_file(FILE *out, const struct file_report *rep)
+{
+	struct json_out j;
+
+	json_begin(&j, out);
+	switch (rep->status) {
+	case REPORT_AUDITED:
+		file_members(&j, rep);
+		break;
+	case REPORT_SKIPPED:
+		json_str(&j, "path", rep->path);
+		json_str(&j, "skipped", rep->message);
+		break;
+	case REPORT_ERROR:
+	case REPORT_NOT_ELF:
+		json_str(&j, "path", rep->path);
+		json_str(&j, "error", rep->message);
+		break;
+	}
+	json_end(&j);
 }
 
 struct json_report *report_json_begin(FILE *out)
@@ -275,6 +307,17 @@ static void verdict_counts(struct json_out *j, const char *key, const size_t *co
 	json_close_object(j);
 }
 
+static void summary_json(struct json_out *j, const struct audit_summary *s)
+{
+	json_open_object(j, "summary");
+	json_uint(j, "audited", s->audited);
+	json_uint(j, "skipped", s->skipped);
+	json_uint(j, "errors", s->errors + s->not_elf_named);
+	verdict_counts(j, "ibt", s->ibt);
+	verdict_counts(j, "shstk", s->shstk);
+	json_close_object(j);
+}
+
 void report_json_end(struct json_report *jr, const struct audit_summary *s)
 {
 	struct json_out *j = &jr->j;
@@ -285,13 +328,16 @@ void report_json_end(struct json_report *jr, const struct audit_summary *s)
 	json_newline(j);
 	path_notes_write(j, &jr->errors, "errors", "message");
 	json_newline(j);
-	json_open_object(j, "summary");
-	json_uint(j, "audited", s->audited);
-	json_uint(j, "skipped", s->skipped);
-	json_uint(j, "errors", s->errors + s->not_elf_named);
-	verdict_counts(j, "ibt", s->ibt);
-	verdict_counts(j, "shstk", s->shstk);
-	json_close_object(j);
+	summary_json(j, s);
 	json_end(j);
 	free(jr);
+}
+
+void report_json_summary(FILE *out, const struct audit_summary *s)
+{
+	struct json_out j;
+
+	json_begin(&j, out);
+	summary_json(&j, s);
+	json_end(&j);
 }

@@ -8,30 +8,6 @@
 #include <errno.h>
 #include <string.h>
 
-void summary_add(struct audit_summary *s, const struct file_report *rep)
-{
-	int worst;
-
-	switch (rep->status) {
-	case REPORT_AUDITED:
-		s->audited++;
-		s->ibt[rep->ibt]++;
-		s->shstk[rep->shstk]++;
-		worst = file_report_worst_severity(rep);
-		if (worst >= 0)
-			s->by_severity[worst]++;
-		break;
-	case REPORT_SKIPPED:
-		s->skipped++;
-		break;
-	case REPORT_ERROR:
-		s->errors++;
-		break;
-	case REPORT_NOT_ELF:
-		break; /* counted by the caller, which knows whether it was named */
-	}
-}
-
 static const char *class_text(int elf_class)
 {
 	return elf_class == 64 ? "ELF64" : "ELF32";
@@ -136,8 +112,10 @@ void report_text_file(FILE *out, const struct file_report *rep, bool verbose)
 {
 	if (rep->status != REPORT_AUDITED)
 		return; /* skipped files and errors are told on stderr by the caller */
-	fprintf(out, "%s: ibt=%s shstk=%s ", rep->path, verdict_name(rep->ibt),
-		verdict_name(rep->shstk));
+	fputs(rep->path, out);
+	if (rep->package)
+		fprintf(out, " (%s %s)", rep->package, rep->package_version);
+	fprintf(out, ": ibt=%s shstk=%s ", verdict_name(rep->ibt), verdict_name(rep->shstk));
 	print_marking(out, &rep->props.note);
 	if (rep->problems.count || rep->findings.count)
 		fprintf(out, " problems=%zu findings=%zu", rep->problems.count,
@@ -145,17 +123,4 @@ void report_text_file(FILE *out, const struct file_report *rep, bool verbose)
 	fputc('\n', out);
 	if (verbose)
 		print_details(out, rep);
-}
-
-void report_text_summary(FILE *out, const struct audit_summary *s)
-{
-	fprintf(out,
-		"elfcet: %zu audited, %zu skipped, %zu unreadable; ibt: %zu marked-ok, "
-		"%zu marked-broken, %zu ready, %zu not-ready; shstk: %zu marked-ok, "
-		"%zu marked-broken, %zu ready, %zu not-ready, %zu not-applicable\n",
-		s->audited, s->skipped, s->errors, s->ibt[VERDICT_MARKED_OK],
-		s->ibt[VERDICT_MARKED_BROKEN], s->ibt[VERDICT_READY], s->ibt[VERDICT_NOT_READY],
-		s->shstk[VERDICT_MARKED_OK], s->shstk[VERDICT_MARKED_BROKEN],
-		s->shstk[VERDICT_READY], s->shstk[VERDICT_NOT_READY],
-		s->shstk[VERDICT_NOT_APPLICABLE]);
 }

@@ -3,6 +3,8 @@
 
 #include "rules.h"
 
+#include "install_dirs.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -18,15 +20,19 @@
 const char *rules_default_dir(void)
 {
 	const char *env = getenv("ELFCET_RULES_DIR");
+	static char dir[4096];
+	const char *source = NULL;
 
 	if (env && *env)
 		return env;
 #ifdef ELFCET_SOURCE_RULES_DIR
-	/* Run from the build tree before `make install`: use the source tree's rules. */
-	if (access(ELFCET_RULES_DIR "/catalogue.rules", R_OK) != 0)
-		return ELFCET_SOURCE_RULES_DIR;
+	source = ELFCET_SOURCE_RULES_DIR;
 #endif
-	return ELFCET_RULES_DIR;
+	install_path(ELFCET_RULES_DIR, source, dir, sizeof(dir));
+	/* Neither built nor installed (a test program of the library): the source tree's. */
+	if (source && access(dir, R_OK) != 0)
+		return source;
+	return dir;
 }
 
 static char *trim(char *s)

@@ -170,13 +170,35 @@ EXTRA_DIST += tests/verify-eval.sh
 TESTS += tests/mark-refusal.sh
 EXTRA_DIST += tests/mark-refusal.sh corpus/mark/shstk_hazard.S corpus/mark/vsyscall_user.c
 
+# The build tree's and a staged install's audit, mark and run.
+TESTS += tests/install.sh
+EXTRA_DIST += tests/install.sh
+tests/install.log: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so
+
+# SARIF and JSON Lines reports, elfcet report merging shards (on the two corpora).
+TESTS += tests/sarif.sh tests/jsonl-report.sh
+EXTRA_DIST += tests/sarif.sh tests/sarif-subset.schema.json tests/jsonl-report.sh
+tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targets.log
+# Progress on a terminal (script(1)), none in pipes or JSON; the summary table.
+TESTS += tests/progress.sh
+EXTRA_DIST += tests/progress.sh
+tests/progress.log: tests/corpus-targets.log
+
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
+# Then the same packages read as .deb files (tests/deb-input.sh) and audited by the GNU
+# parallel recipe (tests/archive-parallel.sh, tools/elfcet-audit-archive).
+DEBIAN13_TESTS = tests/debian13.sh tests/deb-input.sh tests/archive-parallel.sh
 check-debian13: elfcet/elfcet
-	@ELFCET='$(abs_top_builddir)/elfcet/elfcet' $(BASH) $(abs_top_srcdir)/tests/debian13.sh; \
-	rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: debian13 (mirror unreachable)"; exit 0; fi; exit $$rc
+	@fail=0; for t in $(DEBIAN13_TESTS); do \
+		ELFCET='$(abs_top_builddir)/elfcet/elfcet' ELFCET_RULES_DIR='$(abs_top_srcdir)/rules' \
+		top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+			$(BASH) $(abs_top_srcdir)/$$t; \
+		rc=$$?; if [ $$rc -eq 77 ]; then echo "SKIP: $$t (mirror unreachable)"; break; fi; \
+		[ $$rc -eq 0 ] || fail=1; \
+	done; exit $$fail
 .PHONY: check-debian13
-EXTRA_DIST += tests/debian13.sh tests/x86-elf-files
+EXTRA_DIST += tests/debian13.sh tests/x86-elf-files tests/deb-input.sh tests/archive-parallel.sh
 
 # Fuzzing (issue 19): libFuzzer targets built with clang, ASan and UBSan (tests/fuzz/).
 #   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time

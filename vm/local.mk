@@ -3,8 +3,9 @@
 # The dynamic CET checker: a QEMU TCG plugin, a shared object QEMU dlopens into its own
 # process. It is built by an explicit rule rather than as an automake program because the
 # user's CFLAGS/LDFLAGS must not reach it: a plugin built with -fsanitize (make check-asan)
-# cannot load into an unsanitized QEMU. Installed to $(pkglibdir), where `elfcet run` looks
-# for it (ELFCET_PLUGIN overrides, e.g. with the build tree's copy).
+# cannot load into an unsanitized QEMU. Installed to $(pkglibdir), where an installed
+# `elfcet run` looks for it; the build tree's elfcet uses the build tree's copy
+# (scanner/install_dirs.c; ELFCET_PLUGIN overrides both).
 cetplugindir = $(pkglibdir)
 cetplugin_DATA = vm/plugin/elfcet-qemu-plugin.so
 cetplugin_src = \
@@ -29,7 +30,8 @@ vm/plugin/elfcet-qemu-plugin.so: $(cetplugin_src) $(cetplugin_hdr) config.h
 		`for f in $(cetplugin_src); do echo "$(srcdir)/$$f"; done` -lpthread
 EXTRA_DIST += $(cetplugin_src) $(cetplugin_hdr) vm/plugin/README.md
 CLEANFILES += vm/plugin/elfcet-qemu-plugin.so
-AM_CPPFLAGS += -DELFCET_PLUGIN_PATH='"$(cetplugindir)/elfcet-qemu-plugin.so"'
+AM_CPPFLAGS += -DELFCET_PLUGIN_PATH='"$(cetplugindir)/elfcet-qemu-plugin.so"' \
+	-DELFCET_BUILD_PLUGIN_PATH='"$(abs_top_builddir)/vm/plugin/elfcet-qemu-plugin.so"'
 
 # elfcet run: its library code lives in scanner/dynrun*, its command in elfcet/cmd_run.c.
 scanner_libelfcet_a_SOURCES += \
