@@ -13,7 +13,11 @@ set -euo pipefail
 command -v qemu-system-x86_64 >/dev/null || { echo "skip: qemu-system-x86_64 not installed"; exit 77; }
 kernel=${ELFCET_VM_KERNEL:-}
 if [ -z "$kernel" ]; then
-	kernel=$(ls "${ELFCET_CACHE:-/var/cache/elfcet}"/kernel/*/*/bzImage 2>/dev/null | sort | head -n1 || true)
+	# The newest cached cet build, else the newest of any variant.
+	for pattern in cet/*/bzImage '*/*/bzImage'; do
+		kernel=$(ls -t "${ELFCET_CACHE:-/var/cache/elfcet}"/kernel/$pattern 2>/dev/null | head -n1)
+		[ -n "$kernel" ] && break
+	done
 fi
 [ -n "$kernel" ] && [ -r "$kernel" ] || { echo "skip: no kernel (set ELFCET_VM_KERNEL or build one with kernel/build)"; exit 77; }
 out="$top_builddir/tests/plugin-system.out"
@@ -24,7 +28,7 @@ echo "kernel: $kernel"
 set +e
 timeout 300 qemu-system-x86_64 -accel tcg -m 256 -smp 1 -nographic -no-reboot -net none \
 	-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" \
-	-append "console=ttyS0 panic=-1 quiet rdinit=/init -- ${cases[*]}" \
+	-append "console=ttyS0 panic=-1 quiet no_timer_check rdinit=/init -- ${cases[*]}" \
 	-plugin "$ELFCET_PLUGIN,out=$out/report.json,ibt=on,shstk=on" >"$out/console" 2>&1
 status=$?
 set -e
