@@ -54,7 +54,8 @@ def end_text:
 	elif .end.how == "exited" then "exited \(.end.code), first line \(.output // "" | split("\n")[0] // "" | tojson)"
 	elif .end.how == "signaled" then "killed by \(.end.signal)"
 		+ (if .end.siginfo then " (si_code \(.end.siginfo.code_name // .end.siginfo.code)"
-		   + (if .end.siginfo.addr then " at \(.end.siginfo.addr)" else "" end) + ")" else "" end)
+		   + (if .end.siginfo.code_name == "SEGV_CPERR" and .end.siginfo.ip then " at ip \(.end.siginfo.ip)"
+		      elif .end.siginfo.addr then " at \(.end.siginfo.addr)" else "" end) + ")" else "" end)
 	elif .end.how == "timeout" then "killed at the job time limit"
 	else .end.how end;
 
