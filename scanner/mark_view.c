@@ -73,12 +73,40 @@ static bool holds_note(const GElf_Phdr *ph, const struct property_note *note, bo
 	       note->note_offset - ph->p_offset < ph->p_filesz;
 }
 
+/* The PT_LOAD after FROM whose file bytes meet [OFF, OFF+LEN), or phnum. */
+static size_t load_meeting(const struct elf_model *m, size_t from, uint64_t off, uint64_t len)
+{
+	size_t i;
+
+	for (i = from; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+
+		if (ph->p_type == PT_LOAD && ph->p_filesz && ph->p_offset < off + len &&
+		    off < ph->p_offset + ph->p_filesz)
+			return i;
+	}
+	return m->phnum;
+}
+
 int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *plan,
 			char *err, size_t errlen)
 {
 	struct property_note note;
 	bool found = property_note_find(before, &note);
 	size_t i;
+
+	/* Bytes two segments load are two things at once: changing them for one changes
+	 * the other. */
+	for (i = 0; i < plan->nranges; i++) {
+		const struct mark_range *r = &plan->ranges[i];
+		size_t a = load_meeting(before, 0, r->offset, r->len), b;
+
+		if (a < before->phnum &&
+		    (b = load_meeting(before, a + 1, r->offset, r->len)) < before->phnum)
+			return fail(err, errlen, "the change would overwrite bytes at offset 0x%llx "
+				    "that two segments load (program headers %zu and %zu)",
+				    (unsigned long long)r->offset, a, b);
+	}
 
 	for (i = 0; i < before->phnum; i++) {
 		const GElf_Phdr *ph = &before->phdrs[i];

@@ -19,7 +19,8 @@ int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen);
 
 /* Refuses a plan that writes over bytes a segment other than the note's, the table's
  * and the loaded ones refers to (an interpreter path, another note, .eh_frame_hdr, TLS
- * data), unless the plan moved them. 0, or -1 with the reason in ERR. */
+ * data), unless the plan moved them, or over bytes that two PT_LOADs load. 0, or -1
+ * with the reason in ERR. */
 int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *plan,
 			char *err, size_t errlen);
 

@@ -39,7 +39,8 @@ static bool phdr_covered(const struct elf_model *m, const GElf_Phdr *phdr)
 	return false;
 }
 
-/* Every byte BEFORE loads from the file, outside the plan's ranges, AFTER loads too. */
+/* Every byte BEFORE loads from the file, outside the plan's ranges, AFTER loads too,
+ * each address read the model's way on both sides (the first PT_LOAD that maps it). */
 static void same_loaded_bytes(const struct elf_model *before, const struct elf_model *after,
 			      const struct mark_plan *plan)
 {
@@ -52,19 +53,20 @@ static void same_loaded_bytes(const struct elf_model *before, const struct elf_m
 		if (ph->p_type != PT_LOAD)
 			continue;
 		while (done < ph->p_filesz) {
-			uint64_t aoff, avail, k;
+			uint64_t aoff, avail, boff, bavail, k;
 
+			if (!elf_model_vaddr_to_offset(before, ph->p_vaddr + done, &boff, &bavail))
+				oracle_fail("the model does not map a loaded byte");
 			if (!elf_model_vaddr_to_offset(after, ph->p_vaddr + done, &aoff, &avail))
 				oracle_fail("a loaded byte is no longer loaded from the file");
+			if (avail > bavail)
+				avail = bavail;
 			if (avail > ph->p_filesz - done)
 				avail = ph->p_filesz - done;
-			for (k = 0; k < avail; k++) {
-				uint64_t o = ph->p_offset + done + k;
-
-				if (!mark_plan_covers(plan, o) &&
-				    after->data[aoff + k] != before->data[o])
+			for (k = 0; k < avail; k++)
+				if (!mark_plan_covers(plan, boff + k) &&
+				    after->data[aoff + k] != before->data[boff + k])
 					oracle_fail("a loaded byte outside the change differs");
-			}
 			done += avail;
 		}
 	}
