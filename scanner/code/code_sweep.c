@@ -851,7 +851,13 @@ void code_sweep(struct code_ctx *c)
 		while (at < end) {
 			uint64_t fend = code_function_end(c, at);
 			const unsigned char *p = range->bytes + (at - range->addr);
-			size_t n = (size_t)(fend - at);
+			size_t n;
+
+			/* Overlapping sections: the function may end in another range, whose
+			 * bytes are not these. */
+			if (fend > end)
+				fend = end;
+			n = (size_t)(fend - at);
 
 			if (fend <= at)
 				break;
