@@ -8,7 +8,8 @@
 # one), which no Debian 12 package ships: it is taken once from the npm registry, from the
 # package @microsoft/jest-sarif that carries it (npm pack, pinned version and SHA-256, cached
 # under ${ELFCET_CACHE:-/var/cache/elfcet}/sarif; skipped, and said so, when npm or the
-# registry cannot be had); and tests/sarif-subset.schema.json, written for elfcet from the
+# registry cannot be had: npm is not in tests/deps.txt, as Debian's npm package conflicts with
+# the nodejs of machines that carry NodeSource's, which brings its own npm); and tests/sarif-subset.schema.json, written for elfcet from the
 # standard for the objects it emits, closed, so a member the standard does not have fails.
 # Each PASS line names the schema it used.
 set -uo pipefail
