@@ -479,11 +479,7 @@ static void test_ibt_case(const struct ibt_case *c)
 		regset_errno = errno;
 	ptrace(PTRACE_CONT, pid, NULL, NULL);
 	waitpid(pid, &ws, 0);
-	/* Signals the program handles itself (SIGTRAP) are passed on */
-	for (int stops = 0; WIFSTOPPED(ws) && WSTOPSIG(ws) != SIGSEGV && stops < 8; stops++) {
-		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)WSTOPSIG(ws));
-		waitpid(pid, &ws, 0);
-	}
+	pass_signals_until_fault(pid, &ws);
 	if (WIFSTOPPED(ws) && WSTOPSIG(ws) == SIGSEGV) {
 		ptrace(PTRACE_GETSIGINFO, pid, NULL, &si);
 		segv = 1;

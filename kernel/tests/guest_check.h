@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -70,6 +73,23 @@ static inline void check_failed_with(const char *name, long ret, int err, int wa
 		long ret_ = (ret);						\
 		check_failed_with(name, ret_, errno, want);			\
 	} while (0)
+
+/*
+ * A traced child stopped with *ws: pass on the signals it handles itself
+ * (SIGTRAP, SIGUSR1) until it stops for a fault, exits, or has stopped
+ * eight times.  *ws is then its last wait status.
+ */
+static inline void pass_signals_until_fault(pid_t pid, int *ws)
+{
+	for (int stops = 0; WIFSTOPPED(*ws) && stops < 8; stops++) {
+		int sig = WSTOPSIG(*ws);
+
+		if (sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGFPE)
+			return;
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+		waitpid(pid, ws, 0);
+	}
+}
 
 static inline long arch_prctl(int option, unsigned long arg)
 {

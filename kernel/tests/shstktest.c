@@ -350,15 +350,7 @@ static int child_status(void (*fn)(void *), void *arg, siginfo_t *si)
 		_exit(0);
 	}
 	waitpid(pid, &ws, 0);
-	/* Signals the child handles itself are passed on; a fault ends it */
-	for (int stops = 0; WIFSTOPPED(ws) && stops < 8; stops++) {
-		int sig = WSTOPSIG(ws);
-
-		if (sig == SIGSEGV || sig == SIGILL || sig == SIGBUS || sig == SIGFPE)
-			break;
-		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
-		waitpid(pid, &ws, 0);
-	}
+	pass_signals_until_fault(pid, &ws);
 	if (WIFSTOPPED(ws)) {
 		int sig = WSTOPSIG(ws);
 
