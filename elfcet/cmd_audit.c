@@ -5,7 +5,7 @@
 #include "progress.h"
 
 #include "audit_runner.h"
-#include "report.h"
+#include "report/report.h"
 #include "rules.h"
 
 #include <getopt.h>

@@ -3,8 +3,8 @@
 
 #include "commands.h"
 
-#include "gnu_property.h"
-#include "mark.h"
+#include "property/gnu_property.h"
+#include "mark/mark.h"
 #include "rules.h"
 
 #include <getopt.h>

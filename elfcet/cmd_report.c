@@ -5,7 +5,7 @@
 
 #include "commands.h"
 
-#include "report.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <getopt.h>

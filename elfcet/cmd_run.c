@@ -3,8 +3,8 @@
 
 #include "commands.h"
 
-#include "dynrun.h"
-#include "dynrun_report.h"
+#include "dynrun/dynrun.h"
+#include "dynrun/dynrun_report.h"
 
 #include <errno.h>
 #include <getopt.h>

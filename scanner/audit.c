@@ -3,8 +3,8 @@
 
 #include "audit.h"
 
-#include "code_audit.h"
-#include "gnu_property.h"
+#include "code/code_audit.h"
+#include "property/gnu_property.h"
 #include "rules.h"
 
 #include <stdlib.h>

@@ -2,9 +2,9 @@
 #ifndef ELFCET_AUDIT_H
 #define ELFCET_AUDIT_H
 
-#include "elf_model.h"
+#include "elf/elf_model.h"
 #include "problem.h"
-#include "property_note.h"
+#include "property/property_note.h"
 #include "verdict.h"
 
 #include <stdbool.h>

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "text_arena.h"
+#include "util/text_arena.h"
 
 enum severity { SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR };
 

@@ -3,7 +3,7 @@
 
 #include "rules.h"
 
-#include "install_dirs.h"
+#include "util/install_dirs.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -12,7 +12,7 @@
  * where this is not possible. */
 #include "config.h"
 
-#include "byteorder.h"
+#include "util/byteorder.h"
 
 #include <elf.h>
 #include <errno.h>

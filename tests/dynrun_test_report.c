@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "dynrun.h"
-#include "dynrun_report.h"
+#include "dynrun/dynrun.h"
+#include "dynrun/dynrun_report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

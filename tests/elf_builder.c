@@ -3,8 +3,8 @@
 
 #include "elf_builder.h"
 
-#include "byteorder.h"
-#include "gnu_property.h"
+#include "util/byteorder.h"
+#include "property/gnu_property.h"
 
 #include <elf.h>
 #include <stdio.h>

@@ -7,9 +7,9 @@
  * (FEATURE_1_AND then ISA_1_NEEDED, as `ld -z ibt -z x86-64-baseline` writes them). */
 #include "config.h"
 
-#include "byteorder.h"
-#include "elf_model.h"
-#include "property_note.h"
+#include "util/byteorder.h"
+#include "elf/elf_model.h"
+#include "property/property_note.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,7 +21,7 @@
  * Numbers may be decimal or 0x-prefixed; TAG and TYPE are numbers too. */
 #include "config.h"
 
-#include "byteorder.h"
+#include "util/byteorder.h"
 
 #include <elf.h>
 #include <stdbool.h>

@@ -100,7 +100,7 @@ tests_plugin_test_cet_state_CFLAGS = $(UNIT_CFLAGS)
 tests_plugin_test_cet_state_LDADD = $(CMOCKA_LIBS)
 tests_dynrun_test_report_SOURCES = tests/dynrun_test_report.c
 tests_dynrun_test_report_CFLAGS = $(UNIT_CFLAGS)
-tests_dynrun_test_report_LDADD = $(UNIT_LDADD)
+tests_dynrun_test_report_LDADD = dynrun/libdynrun.a $(UNIT_LDADD)
 endif
 TESTS += tests/dynrun-e2e.sh tests/dynrun-errors.sh
 EXTRA_DIST += tests/dynrun-e2e.sh tests/dynrun-errors.sh corpus/dynamic
@@ -155,7 +155,7 @@ TESTS += tests/test_vm_guest tests/test_json_out
 tests_test_vm_guest_SOURCES = tests/test_vm_guest.c vm/guest/job_parse.c
 tests_test_vm_guest_CFLAGS = $(UNIT_CFLAGS)
 tests_test_vm_guest_LDADD = $(CMOCKA_LIBS)
-tests_test_json_out_SOURCES = tests/test_json_out.c scanner/json_out.c
+tests_test_json_out_SOURCES = tests/test_json_out.c scanner/report/json_out.c
 tests_test_json_out_CFLAGS = $(UNIT_CFLAGS)
 tests_test_json_out_LDADD = $(CMOCKA_LIBS) $(JSONC_LIBS)
 endif

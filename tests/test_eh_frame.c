@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "code/eh_frame.h"
-#include "elf_model.h"
+#include "elf/elf_model.h"
 
 #define PE_SDATA4 0x0b
 #define PE_PCREL 0x10

@@ -1,4 +1,4 @@
-/* The streaming JSON writer (scanner/json_out.c) of the audit report and the guest
+/* The streaming JSON writer (scanner/report/json_out.c) of the audit report and the guest
  * runner: whatever a program prints must come out as one valid JSON string, and what the
  * report writes must read back as the values it was given. */
 #include "config.h"
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "scanner/json_out.h"
+#include "report/json_out.h"
 
 #include <json-c/json.h>
 #include <limits.h>

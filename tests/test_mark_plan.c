@@ -9,12 +9,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "byteorder.h"
+#include "util/byteorder.h"
 #include "elf_builder.h"
-#include "gnu_property.h"
-#include "mark.h"
-#include "mark_plan.h"
-#include "property_note.h"
+#include "property/gnu_property.h"
+#include "mark/mark.h"
+#include "mark/mark_plan.h"
+#include "property/property_note.h"
 
 #include <stdio.h>
 #include <stdlib.h>

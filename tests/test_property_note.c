@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "elf_builder.h"
-#include "gnu_property.h"
-#include "property_note.h"
+#include "property/gnu_property.h"
+#include "property/property_note.h"
 #include "rules.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The guest runner's job-line reader, on the host: what vm/verify writes must be read
- * back exactly. (Its JSON writer, scanner/json_out.c, has tests/test_json_out.) */
+ * back exactly. (Its JSON writer, scanner/report/json_out.c, has tests/test_json_out.) */
 #include "config.h"
 
 #include <setjmp.h>

@@ -5,7 +5,7 @@
 # user's CFLAGS/LDFLAGS must not reach it: a plugin built with -fsanitize (make check-asan)
 # cannot load into an unsanitized QEMU. Installed to $(pkglibdir), where an installed
 # `elfcet run` looks for it; the build tree's elfcet uses the build tree's copy
-# (scanner/install_dirs.c; ELFCET_PLUGIN overrides both).
+# (scanner/util/install_dirs.c; ELFCET_PLUGIN overrides both).
 cetplugindir = $(pkglibdir)
 cetplugin_DATA = vm/plugin/elfcet-qemu-plugin.so
 cetplugin_src = \
@@ -33,12 +33,6 @@ CLEANFILES += vm/plugin/elfcet-qemu-plugin.so
 AM_CPPFLAGS += -DELFCET_PLUGIN_PATH='"$(cetplugindir)/elfcet-qemu-plugin.so"' \
 	-DELFCET_BUILD_PLUGIN_PATH='"$(abs_top_builddir)/vm/plugin/elfcet-qemu-plugin.so"'
 
-# elfcet run: its library code lives in scanner/dynrun*, its command in elfcet/cmd_run.c.
-scanner_libelfcet_a_SOURCES += \
-	scanner/dynrun.c scanner/dynrun.h \
-	scanner/dynrun_symbols.c scanner/dynrun_symbols.h \
-	scanner/dynrun_report.c scanner/dynrun_report.h
-elfcet_elfcet_SOURCES += elfcet/cmd_run.c
 EXTRA_DIST += \
 	vm/mkinitramfs \
 	vm/qemu-boot \
@@ -52,8 +46,8 @@ EXTRA_DIST += \
 # -fsanitize=address); tests/test_vm_guest builds its reader and writer for the host,
 # and the sanitizer build checks them there.
 GUEST_RUNNER_C = $(srcdir)/vm/guest/runner.c $(srcdir)/vm/guest/job_parse.c \
-	$(srcdir)/scanner/json_out.c $(srcdir)/vm/guest/window.S
-GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/scanner/json_out.h
+	$(srcdir)/scanner/report/json_out.c $(srcdir)/vm/guest/window.S
+GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/scanner/report/json_out.h
 vm/guest/runner: $(GUEST_RUNNER_C) $(GUEST_RUNNER_H)
 	@mkdir -p vm/guest
 	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -I$(srcdir)/scanner -o $@ $(GUEST_RUNNER_C)

@@ -2,7 +2,7 @@
  * them to one another and to the definition, on real code and random bytes). */
 #include "config.h"
 
-#include "byte_scan.h"
+#include "code/byte_scan.h"
 
 #include <string.h>
 

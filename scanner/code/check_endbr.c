@@ -2,11 +2,11 @@
  * its strongest evidence. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
-#include "disasm.h"
-#include "sort_address.h"
-#include "text_build.h"
+#include "code/disasm.h"
+#include "code/sort_address.h"
+#include "util/text_build.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,12 +4,12 @@
  * every target. */
 #include "config.h"
 
-#include "code_audit.h"
+#include "code/code_audit.h"
 
-#include "code_context.h"
+#include "code/code_context.h"
 #include "rules.h"
-#include "sort_address.h"
-#include "targets.h"
+#include "code/sort_address.h"
+#include "code/targets.h"
 
 #include <stdarg.h>
 #include <stdio.h>

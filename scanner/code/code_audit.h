@@ -3,7 +3,7 @@
 #ifndef ELFCET_CODE_AUDIT_H
 #define ELFCET_CODE_AUDIT_H
 
-#include "elf_model.h"
+#include "elf/elf_model.h"
 #include "problem.h"
 
 struct rule_set;

@@ -1,11 +1,11 @@
 /* The code audit's view of one file: code ranges, symbols, function starts, maps. */
 #include "config.h"
 
-#include "code_context.h"
+#include "code/code_context.h"
 
-#include "eh_frame.h"
-#include "sort_address.h"
-#include "text_build.h"
+#include "code/eh_frame.h"
+#include "code/sort_address.h"
+#include "util/text_build.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef ELFCET_CODE_CONTEXT_H
 #define ELFCET_CODE_CONTEXT_H
 
-#include "elf_model.h"
+#include "elf/elf_model.h"
 #include "problem.h"
 
 #include <stdbool.h>

@@ -7,12 +7,12 @@
  * to confirm it. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
-#include "byte_scan.h"
-#include "byteorder.h"
-#include "disasm.h"
-#include "insn_length.h"
+#include "code/byte_scan.h"
+#include "util/byteorder.h"
+#include "code/disasm.h"
+#include "code/insn_length.h"
 
 #include <stdlib.h>
 #include <string.h>

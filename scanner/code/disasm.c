@@ -1,9 +1,9 @@
 /* Decoding instructions with Capstone, and the CET instructions it does not know. */
 #include "config.h"
 
-#include "disasm.h"
+#include "code/disasm.h"
 
-#include "insn_length.h"
+#include "code/insn_length.h"
 
 #include <string.h>
 

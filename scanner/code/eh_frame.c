@@ -1,10 +1,10 @@
 /* Reading .eh_frame: CIEs and FDEs, with the pointer encodings they declare. */
 #include "config.h"
 
-#include "eh_frame.h"
+#include "code/eh_frame.h"
 
-#include "byteorder.h"
-#include "sort_address.h"
+#include "util/byteorder.h"
+#include "code/sort_address.h"
 
 #include <stdlib.h>
 #include <string.h>

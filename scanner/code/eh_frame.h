@@ -3,7 +3,7 @@
 #ifndef ELFCET_EH_FRAME_H
 #define ELFCET_EH_FRAME_H
 
-#include "code_context.h"
+#include "code/code_context.h"
 
 #define DW_EH_PE_omit 0xff
 

@@ -3,7 +3,7 @@
  * validity depends on more than that is marked OTHER and left to Zydis. */
 #include "config.h"
 
-#include "insn_length.h"
+#include "code/insn_length.h"
 
 #include <stdint.h>
 #include <string.h>

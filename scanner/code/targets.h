@@ -4,7 +4,7 @@
 #ifndef ELFCET_TARGETS_H
 #define ELFCET_TARGETS_H
 
-#include "code_context.h"
+#include "code/code_context.h"
 
 /* Dynamic relocations: RELATIVE/RELR (also remembered as relocated words), _64/_32 and
  * GLOB_DAT of local code, JUMP_SLOT lazy PLT slots unless BIND_NOW, IRELATIVE resolvers.

@@ -6,7 +6,7 @@
  * The same walk finds vsyscall addresses kept in data. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
 #include <string.h>
 

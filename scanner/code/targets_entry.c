@@ -2,7 +2,7 @@
  * linked executable (ld.so jumps to it), DT_INIT, DT_FINI, and the init/fini arrays. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
 #include <string.h>
 

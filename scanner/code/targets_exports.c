@@ -2,7 +2,7 @@
  * take their address; an IFUNC's resolver is called by ld.so through a pointer. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
 void targets_exports(struct code_ctx *c)
 {

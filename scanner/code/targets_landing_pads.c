@@ -3,9 +3,9 @@
  * LSDA in .gcc_except_table, which the function's FDE points at. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
-#include "eh_frame.h"
+#include "code/eh_frame.h"
 
 static void lsda_landing_pads(struct code_ctx *c, const struct fde_info *f)
 {

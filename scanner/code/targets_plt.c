@@ -4,9 +4,9 @@
  * for the returns-twice check. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
-#include "byteorder.h"
+#include "util/byteorder.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* Targets from dynamic relocations, and the relocated words the other modules read. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
-#include "byteorder.h"
+#include "util/byteorder.h"
 
 #include <stdlib.h>
 #include <string.h>

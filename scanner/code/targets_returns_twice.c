@@ -4,7 +4,7 @@
  * the function itself, its PLT entries, and the GOT slots of `call *slot`. */
 #include "config.h"
 
-#include "targets.h"
+#include "code/targets.h"
 
 #include "rules.h"
 

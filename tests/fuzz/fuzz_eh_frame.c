@@ -3,9 +3,9 @@
  * PT_GNU_EH_FRAME header points at it. */
 #include "config.h"
 
-#include "byteorder.h"
-#include "code_context.h"
-#include "eh_frame.h"
+#include "util/byteorder.h"
+#include "code/code_context.h"
+#include "code/eh_frame.h"
 #include "fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,7 +3,7 @@
 #ifndef ELFCET_FUZZ_INPUT_H
 #define ELFCET_FUZZ_INPUT_H
 
-#include "elf_model.h"
+#include "elf/elf_model.h"
 
 #include <stdint.h>
 #include <stdlib.h>

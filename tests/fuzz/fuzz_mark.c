@@ -9,9 +9,9 @@
 #include "config.h"
 
 #include "fuzz_input.h"
-#include "gnu_property.h"
-#include "mark.h"
-#include "property_note.h"
+#include "property/gnu_property.h"
+#include "mark/mark.h"
+#include "property/property_note.h"
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "fuzz_input.h"
-#include "property_note.h"
+#include "property/property_note.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

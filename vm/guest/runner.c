@@ -21,7 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "job_parse.h"
-#include "json_out.h"
+#include "report/json_out.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,0 +1,327 @@
+/* Reading, naming and printing what the checking plugin observed. */
+#include "config.h"
+
+#include "dynrun/dynrun_report.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static const char *const kind_names[DYNRUN_KINDS] = { "ibt", "shstk", "shstk-unwind" };
+
+const char *dynrun_kind_name(enum dynrun_kind kind)
+{
+	return kind_names[kind];
+}
+
+static bool kind_parse(const char *s, enum dynrun_kind *out)
+{
+	for (int k = 0; k < DYNRUN_KINDS; k++) {
+		if (strcmp(s, kind_names[k]) == 0) {
+			*out = (enum dynrun_kind)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint64_t get_u64(json_object *o, const char *key, bool *ok)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int)) {
+		*ok = false;
+		return 0;
+	}
+	return json_object_get_uint64(v);
+}
+
+static uint64_t opt_u64(json_object *o, const char *key)
+{
+	bool ok = true;
+	uint64_t v = get_u64(o, key, &ok);
+
+	return ok ? v : 0;
+}
+
+static const char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int read_end(json_object *o, const char *key, struct dynrun_end *end)
+{
+	char name[32];
+	bool ok = true;
+
+	end->address = get_u64(o, key, &ok);
+	snprintf(name, sizeof(name), "%s_object", key);
+	const char *obj = get_str(o, name);
+	if (obj) {
+		end->object = strdup(obj);
+		if (!end->object)
+			return -1;
+		snprintf(name, sizeof(name), "%s_offset", key);
+		end->offset = get_u64(o, name, &ok);
+	}
+	return ok ? 0 : -1;
+}
+
+static int add_violation(struct dynrun_log *log, json_object *o)
+{
+	struct dynrun_violation v;
+	const char *kind = get_str(o, "kind");
+
+	memset(&v, 0, sizeof(v));
+	if (!kind || !kind_parse(kind, &v.kind))
+		return -1;
+	v.pid = (long)opt_u64(o, "pid");
+	v.tid = (long)opt_u64(o, "tid");
+	v.depth = (unsigned)opt_u64(o, "depth");
+	json_object *tmp;
+	v.has_expected = json_object_object_get_ex(o, "expected", &tmp);
+	if (read_end(o, "src", &v.src) != 0 || read_end(o, "dst", &v.dst) != 0 ||
+	    (v.has_expected && read_end(o, "expected", &v.expected) != 0)) {
+		free(v.src.object), free(v.dst.object), free(v.expected.object);
+		return -1;
+	}
+	if (log->count == log->cap) {
+		size_t cap = log->cap ? 2 * log->cap : 16;
+		struct dynrun_violation *grown = realloc(log->items, cap * sizeof(*grown));
+		if (!grown) {
+			free(v.src.object), free(v.dst.object), free(v.expected.object);
+			return -1;
+		}
+		log->items = grown, log->cap = cap;
+	}
+	log->items[log->count++] = v;
+	return 0;
+}
+
+static int add_line(struct dynrun_log *log, json_object *o)
+{
+	const char *event = get_str(o, "event");
+
+	if (!event)
+		return -1;
+	if (strcmp(event, "violation") == 0)
+		return add_violation(log, o);
+	if (strcmp(event, "start") == 0) {
+		log->processes++;
+	} else if (strcmp(event, "summary") == 0) {
+		log->summaries++;
+		log->calls += opt_u64(o, "calls");
+		log->returns += opt_u64(o, "returns");
+		log->tracked += opt_u64(o, "tracked_branches");
+		for (int k = 0; k < DYNRUN_KINDS; k++)
+			log->totals[k] += opt_u64(o, kind_names[k]);
+	} else if (strcmp(event, "abort") == 0) {
+		log->aborted = true;
+	} else if (strcmp(event, "exec") == 0) {
+		const char *path = get_str(o, "path");
+		char **grown = realloc(log->execs, (log->n_execs + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		log->execs = grown;
+		log->execs[log->n_execs] = strdup(path ? path : "");
+		if (!log->execs[log->n_execs])
+			return -1;
+		log->n_execs++;
+	}
+	return 0;
+}
+
+int dynrun_log_read(const char *path, struct dynrun_log *log, char *err, size_t errlen)
+{
+	memset(log, 0, sizeof(*log));
+	FILE *fp = fopen(path, "re");
+	if (!fp) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int rc = 0;
+	while (getline(&line, &cap, fp) > 0) {
+		lineno++;
+		json_object *o = json_tokener_parse(line);
+		if (!o || !json_object_is_type(o, json_type_object) || add_line(log, o) != 0) {
+			snprintf(err, errlen, "%s: line %u: not a record of the checker", path, lineno);
+			json_object_put(o);
+			rc = -1;
+			break;
+		}
+		json_object_put(o);
+	}
+	free(line);
+	fclose(fp);
+	/* Violations seen by processes that never wrote a summary (exec, abort) count once. */
+	if (rc == 0) {
+		uint64_t listed[DYNRUN_KINDS] = { 0 };
+		for (size_t i = 0; i < log->count; i++)
+			listed[log->items[i].kind]++;
+		for (int k = 0; k < DYNRUN_KINDS; k++)
+			if (log->totals[k] < listed[k])
+				log->totals[k] = listed[k];
+	}
+	return rc;
+}
+
+void dynrun_log_symbolize(struct dynrun_log *log)
+{
+	for (size_t i = 0; i < log->count; i++) {
+		struct dynrun_violation *v = &log->items[i];
+
+		dynrun_symbolize(v->src.object, v->src.offset, &v->src.place);
+		dynrun_symbolize(v->dst.object, v->dst.offset, &v->dst.place);
+		if (v->has_expected)
+			dynrun_symbolize(v->expected.object, v->expected.offset, &v->expected.place);
+	}
+}
+
+void dynrun_log_free(struct dynrun_log *log)
+{
+	for (size_t i = 0; i < log->count; i++) {
+		free(log->items[i].src.object);
+		free(log->items[i].dst.object);
+		free(log->items[i].expected.object);
+	}
+	free(log->items);
+	for (size_t i = 0; i < log->n_execs; i++)
+		free(log->execs[i]);
+	free(log->execs);
+	memset(log, 0, sizeof(*log));
+}
+
+void dynrun_describe_status(int wait_status, char *buf, size_t len)
+{
+	if (WIFEXITED(wait_status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(wait_status));
+	else if (WIFSIGNALED(wait_status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(wait_status),
+			 strsignal(WTERMSIG(wait_status)));
+	else
+		snprintf(buf, len, "wait status 0x%x", wait_status);
+}
+
+/* "/lib/x.so+0x1abaa <_dl_start_user+0x32>", or the bare address outside any file. */
+static void format_end(const struct dynrun_end *e, char *buf, size_t len)
+{
+	if (!e->object) {
+		snprintf(buf, len, "0x%llx (no file)", (unsigned long long)e->address);
+		return;
+	}
+	if (!e->place.known) {
+		snprintf(buf, len, "%s@file+0x%llx", e->object, (unsigned long long)e->offset);
+		return;
+	}
+	int n = snprintf(buf, len, "%s+0x%llx", e->object, (unsigned long long)e->place.vaddr);
+	if (e->place.symbol[0] && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " <%s>", e->place.symbol);
+}
+
+void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct dynrun_log *log)
+{
+	char src[4400], dst[4400], exp[4400], status[96];
+
+	for (size_t i = 0; i < log->count; i++) {
+		const struct dynrun_violation *v = &log->items[i];
+
+		format_end(&v->src, src, sizeof(src));
+		format_end(&v->dst, dst, sizeof(dst));
+		fprintf(out, "%s: %s -> %s", dynrun_kind_name(v->kind), src, dst);
+		if (v->has_expected) {
+			format_end(&v->expected, exp, sizeof(exp));
+			fprintf(out, " (shadow stack: %s", exp);
+			if (v->kind == DYNRUN_SHSTK_UNWIND)
+				fprintf(out, ", %u entr%s skipped", v->depth, v->depth == 1 ? "y" : "ies");
+			fprintf(out, ")");
+		}
+		fprintf(out, " [pid %ld tid %ld]\n", v->pid, v->tid);
+	}
+	dynrun_describe_status(run->wait_status, status, sizeof(status));
+	fprintf(out,
+		"elfcet run: %s: checked%s%s%s; %llu ibt, %llu shstk, %llu shstk-unwind violations "
+		"(%zu distinct); %llu calls, %llu returns, %llu tracked branches; program %s%s\n",
+		run->program, run->ibt ? " ibt" : "", run->shstk ? " shstk" : "",
+		!run->ibt && !run->shstk ? " nothing (unmarked; use --ibt/--shstk)" : "",
+		(unsigned long long)log->totals[DYNRUN_IBT],
+		(unsigned long long)log->totals[DYNRUN_SHSTK],
+		(unsigned long long)log->totals[DYNRUN_SHSTK_UNWIND], log->count,
+		(unsigned long long)log->calls, (unsigned long long)log->returns,
+		(unsigned long long)log->tracked, status,
+		log->aborted ? " (stopped at the first violation)" : "");
+	for (size_t i = 0; i < log->n_execs; i++)
+		fprintf(out, "elfcet run: note: a process exec'd %s, which ran unchecked\n",
+			log->execs[i]);
+}
+
+static json_object *end_json(const struct dynrun_end *e)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "address", json_object_new_uint64(e->address));
+	if (e->object) {
+		json_object_object_add(o, "object", json_object_new_string(e->object));
+		json_object_object_add(o, "file_offset", json_object_new_uint64(e->offset));
+	}
+	if (e->place.known)
+		json_object_object_add(o, "vaddr", json_object_new_uint64(e->place.vaddr));
+	if (e->place.symbol[0])
+		json_object_object_add(o, "symbol", json_object_new_string(e->place.symbol));
+	return o;
+}
+
+static int put_line(FILE *out, json_object *o)
+{
+	int rc = fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+
+	json_object_put(o);
+	return rc < 0 ? -1 : 0;
+}
+
+int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct dynrun_log *log)
+{
+	for (size_t i = 0; i < log->count; i++) {
+		const struct dynrun_violation *v = &log->items[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "event", json_object_new_string("violation"));
+		json_object_object_add(o, "kind", json_object_new_string(dynrun_kind_name(v->kind)));
+		json_object_object_add(o, "pid", json_object_new_int64(v->pid));
+		json_object_object_add(o, "tid", json_object_new_int64(v->tid));
+		json_object_object_add(o, "source", end_json(&v->src));
+		json_object_object_add(o, "target", end_json(&v->dst));
+		if (v->has_expected)
+			json_object_object_add(o, "expected", end_json(&v->expected));
+		if (v->kind == DYNRUN_SHSTK_UNWIND)
+			json_object_object_add(o, "depth", json_object_new_int(v->depth));
+		if (put_line(out, o) != 0)
+			return -1;
+	}
+	json_object *o = json_object_new_object(), *counts = json_object_new_object();
+	json_object_object_add(o, "event", json_object_new_string("run"));
+	json_object_object_add(o, "program", json_object_new_string(run->program));
+	json_object_object_add(o, "ibt", json_object_new_boolean(run->ibt));
+	json_object_object_add(o, "shstk", json_object_new_boolean(run->shstk));
+	if (WIFEXITED(run->wait_status))
+		json_object_object_add(o, "exit_status",
+				       json_object_new_int(WEXITSTATUS(run->wait_status)));
+	else if (WIFSIGNALED(run->wait_status))
+		json_object_object_add(o, "signal", json_object_new_int(WTERMSIG(run->wait_status)));
+	json_object_object_add(o, "aborted", json_object_new_boolean(log->aborted));
+	for (int k = 0; k < DYNRUN_KINDS; k++)
+		json_object_object_add(counts, kind_names[k], json_object_new_uint64(log->totals[k]));
+	json_object_object_add(o, "violations", counts);
+	json_object_object_add(o, "calls", json_object_new_uint64(log->calls));
+	json_object_object_add(o, "returns", json_object_new_uint64(log->returns));
+	json_object_object_add(o, "tracked_branches", json_object_new_uint64(log->tracked));
+	return put_line(out, o);
+}

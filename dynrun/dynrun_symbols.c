@@ -1,0 +1,161 @@
+/* Object offset to virtual address and symbol, with libelf through the ELF model. */
+#include "config.h"
+
+#include "dynrun/dynrun_symbols.h"
+
+#include "elf/elf_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct opened {
+	char *path;
+	bool ok;
+	struct elf_model model;
+};
+
+static struct opened *cache;
+static size_t n_cache;
+
+static struct opened *open_cached(const char *path)
+{
+	for (size_t i = 0; i < n_cache; i++)
+		if (strcmp(cache[i].path, path) == 0)
+			return &cache[i];
+	struct opened *grown = realloc(cache, (n_cache + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	cache = grown;
+	struct opened *o = &cache[n_cache];
+	memset(o, 0, sizeof(*o));
+	o->path = strdup(path);
+	if (!o->path)
+		return NULL;
+	n_cache++;
+	char msg[160];
+	o->ok = elf_model_open(&o->model, path, msg, sizeof(msg)) == ELF_OPEN_OK;
+	return o;
+}
+
+static bool offset_to_vaddr(const struct elf_model *m, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+
+		if (ph->p_type == PT_LOAD && off >= ph->p_offset && off < ph->p_offset + ph->p_filesz) {
+			*vaddr = ph->p_vaddr + (off - ph->p_offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Candidate names for an address, best first: a symbol starting exactly there, one whose
+ * extent contains it, the nearest size-0 label before it in the same section. */
+struct best_symbol {
+	const char *name;
+	uint64_t value;
+	int rank;                /* 3 exact, 2 contains, 1 label before, 0 none */
+};
+
+static void search_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t vaddr,
+			 size_t vaddr_shndx, struct best_symbol *best)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	if (!data || sh->sh_entsize == 0)
+		return;
+	size_t n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE || sym.st_value > vaddr)
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
+			continue;
+		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name || name[0] == '.' || name[0] == '$')
+			continue;
+		int rank;
+		if (sym.st_value == vaddr)
+			rank = 3;
+		else if (vaddr < sym.st_value + sym.st_size)
+			rank = 2;
+		else if (sym.st_size == 0 && sym.st_shndx == vaddr_shndx)
+			rank = 1;
+		else
+			continue; /* a symbol that ends before VADDR says nothing about it */
+		if (rank > best->rank || (rank == best->rank && sym.st_value > best->value) ||
+		    (rank == best->rank && sym.st_value == best->value && type == STT_FUNC)) {
+			best->name = name;
+			best->value = sym.st_value;
+			best->rank = rank;
+		}
+	}
+}
+
+/* The allocated section holding VADDR: its index, name and start. */
+static size_t section_of(const struct elf_model *m, uint64_t vaddr, const char **name,
+			 uint64_t *start)
+{
+	const struct elf_section *sec;
+
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		const GElf_Shdr *sh = &sec->sh;
+
+		if ((sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOBITS &&
+		    vaddr >= sh->sh_addr && vaddr < sh->sh_addr + sh->sh_size) {
+			*name = sec->name;
+			*start = sh->sh_addr;
+			return elf_ndxscn(sec->scn);
+		}
+	}
+	return 0;
+}
+
+static void name_place(struct dynrun_place *place, const char *name, uint64_t value)
+{
+	if (place->vaddr == value)
+		snprintf(place->symbol, sizeof(place->symbol), "%s", name);
+	else
+		snprintf(place->symbol, sizeof(place->symbol), "%s+0x%llx", name,
+			 (unsigned long long)(place->vaddr - value));
+}
+
+void dynrun_symbolize(const char *path, uint64_t offset, struct dynrun_place *place)
+{
+	memset(place, 0, sizeof(*place));
+	if (!path)
+		return;
+	struct opened *o = open_cached(path);
+	if (!o || !o->ok || !offset_to_vaddr(&o->model, offset, &place->vaddr))
+		return;
+	place->known = true;
+
+	const char *section = NULL;
+	uint64_t section_start = 0;
+	size_t shndx = section_of(&o->model, place->vaddr, &section, &section_start);
+	struct best_symbol best = { NULL, 0, 0 };
+	const struct elf_section *sec;
+	for (sec = o->model.sections; sec < o->model.sections + o->model.nsections; sec++)
+		if (sec->sh.sh_type == SHT_SYMTAB || sec->sh.sh_type == SHT_DYNSYM)
+			search_table(o->model.elf, sec->scn, &sec->sh, place->vaddr, shndx, &best);
+	if (best.name)
+		name_place(place, best.name, best.value);
+	else if (section && *section) /* stripped, or code with no symbol such as the PLT */
+		name_place(place, section, section_start);
+}
+
+void dynrun_symbols_release(void)
+{
+	for (size_t i = 0; i < n_cache; i++) {
+		if (cache[i].ok)
+			elf_model_close(&cache[i].model);
+		free(cache[i].path);
+	}
+	free(cache);
+	cache = NULL;
+	n_cache = 0;
+}

@@ -1,0 +1,282 @@
+/* Marking one file: safety checks, the audit gate, the plan, the checked write. */
+#include "config.h"
+
+#include "mark/mark.h"
+
+#include "property/gnu_property.h"
+#include "mark/mark_view.h"
+#include "util/message.h"
+#include "mark/mark_write.h"
+#include "verdict.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static enum mark_status failed(struct mark_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static enum mark_status failed(struct mark_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->message, sizeof(res->message), fmt, ap);
+	va_end(ap);
+	res->status = MARK_FAILED;
+	return MARK_FAILED;
+}
+
+static enum mark_status unsafe(struct mark_result *res, const char *why)
+{
+	snprintf(res->message, sizeof(res->message), "%s; not touched", why);
+	res->status = MARK_UNSAFE;
+	return MARK_UNSAFE;
+}
+
+static bool verdict_allows(enum verdict v)
+{
+	return v == VERDICT_READY || v == VERDICT_MARKED_OK;
+}
+
+uint32_t mark_blocked_bits(const struct file_report *audit, const struct mark_request *req)
+{
+	uint32_t set = req->set & ~req->clear, blocked = 0;
+
+	if ((set & FEATURE_1_IBT) && !verdict_allows(audit->ibt))
+		blocked |= FEATURE_1_IBT;
+	if ((set & FEATURE_1_SHSTK) && !verdict_allows(audit->shstk))
+		blocked |= FEATURE_1_SHSTK;
+	return blocked;
+}
+
+bool mark_finding_blocks(const struct finding *f, uint32_t blocked)
+{
+	return ((blocked & FEATURE_1_IBT) && finding_blocks(f->rule, f->severity, CET_IBT)) ||
+	       ((blocked & FEATURE_1_SHSTK) && finding_blocks(f->rule, f->severity, CET_SHSTK));
+}
+
+static bool has_problem(const struct problem_list *list, const char *rule)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		if (strcmp(list->items[i].rule, rule) == 0)
+			return true;
+	return false;
+}
+
+struct verify_ctx {
+	const struct mark_options *opt;
+	const struct mark_result *res;
+	const struct elf_model *before;   /* the original, read into memory */
+};
+
+/* The written file, read back into memory, as the loaders would see it. */
+static int verify_view(const char *tmp, const struct verify_ctx *ctx, char *err, size_t errlen)
+{
+	struct elf_model after;
+	char msg[256];
+	int rc;
+
+	if (elf_model_open_copy(&after, tmp, msg, sizeof(msg)) != ELF_OPEN_OK)
+		return fail(err, errlen, "the result does not read back: %s", msg);
+	rc = mark_view_compare(ctx->before, &after, &ctx->res->plan, err, errlen);
+	elf_model_close(&after);
+	return rc;
+}
+
+/* The result, re-read and re-audited, must carry exactly the planned bits, the same
+ * ISA_1_NEEDED, the same verdict inputs, and no marking problem the original did not have. */
+static int verify_written(const char *tmp, void *p, char *err, size_t errlen)
+{
+	const struct verify_ctx *ctx = p;
+	const struct file_report *before = &ctx->res->audit;
+	const struct mark_plan *plan = &ctx->res->plan;
+	struct audit_options aopt = { .rules = ctx->opt->rules };
+	const struct property_note *n;
+	struct file_report after;
+	int rc = -1;
+	size_t i;
+
+	if (verify_view(tmp, ctx, err, errlen) != 0)
+		return -1;
+	audit_file(tmp, &aopt, &after);
+	n = &after.props.note;
+	if (after.status != REPORT_AUDITED) {
+		snprintf(err, errlen, "the result does not read back: %s",
+			 after.message ? after.message : "unknown");
+		goto out;
+	}
+	if (n->has_feature_1_and != plan->new_present ||
+	    (plan->new_present && n->feature_1_and != plan->new_bits)) {
+		snprintf(err, errlen, "the result reads back with FEATURE_1_AND 0x%x, not 0x%x",
+			 n->has_feature_1_and ? n->feature_1_and : 0, plan->new_bits);
+		goto out;
+	}
+	if (n->has_isa_1_needed != before->props.note.has_isa_1_needed ||
+	    n->isa_1_needed != before->props.note.isa_1_needed) {
+		snprintf(err, errlen, "the result's ISA_1_NEEDED differs from the original's");
+		goto out;
+	}
+	if (plan->new_present && (after.props.kernel.feature_1_and != plan->new_bits ||
+				  after.props.glibc.feature_1_and != plan->new_bits)) {
+		snprintf(err, errlen, "the kernel or ld.so would read the result differently "
+				      "(kernel 0x%x, ld.so 0x%x)",
+			 after.props.kernel.feature_1_and, after.props.glibc.feature_1_and);
+		goto out;
+	}
+	for (i = 0; i < after.problems.count; i++) {
+		if (!has_problem(&before->problems, after.problems.items[i].rule)) {
+			snprintf(err, errlen, "the result has a new problem: %s: %s",
+				 after.problems.items[i].rule, after.problems.items[i].message);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	file_report_free(&after);
+	return rc;
+}
+
+/* The plan, before anything is written: nothing it writes is another header's, and the
+ * planned file reads, for the loaders, as the original with only the CET bits changed. */
+static int check_plan(const struct elf_model *m, const struct mark_plan *plan, char *err,
+		      size_t errlen)
+{
+	struct elf_model after;
+	char msg[256];
+	int rc;
+
+	if (mark_view_plan_safe(m, plan, err, errlen) != 0)
+		return -1;
+	if (elf_model_open_memory(&after, m->path, plan->image, plan->size, msg,
+				  sizeof(msg)) != ELF_OPEN_OK)
+		return fail(err, errlen, "the planned file would not read back: %s", msg);
+	rc = mark_view_compare(m, &after, plan, err, errlen);
+	elf_model_close(&after);
+	return rc;
+}
+
+int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
+		      struct mark_plan *plan, char *err, size_t errlen)
+{
+	if (mark_plan_make(m, req, plan, err, errlen) != 0)
+		return -1;
+	if (plan->layout == MARK_LAYOUT_UNCHANGED)
+		return 0;
+	/* New bytes could land under a header that already runs past the end. */
+	if (plan->relocated && mark_view_refs_inside(m, err, errlen) != 0)
+		return 1;
+	return check_plan(m, plan, err, errlen) != 0 ? 1 : 0;
+}
+
+static bool marking_damaged(const struct file_report *audit, const struct problem **which)
+{
+	size_t i;
+
+	for (i = 0; i < audit->problems.count; i++) {
+		if (audit->problems.items[i].severity == SEVERITY_ERROR) {
+			*which = &audit->problems.items[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+enum mark_status mark_file(const char *path, const struct mark_options *opt,
+			   struct mark_result *res)
+{
+	struct audit_options aopt = { .rules = opt->rules };
+	struct mark_write_options wopt = { .backup_suffix = opt->backup_suffix,
+					   .preserve_timestamps = opt->preserve_timestamps };
+	const struct problem *bad;
+	struct elf_model m;
+	struct verify_ctx ctx = { opt, res, NULL };
+	enum mark_status status;
+	struct stat st;
+	char msg[256];
+
+	memset(res, 0, sizeof(*res));
+	/* A symlink is followed: its target is the file that gets the new marking. */
+	res->target = realpath(path, NULL);
+	if (!res->target)
+		return failed(res, "%s", "cannot resolve the path (missing file?)");
+	if (mark_write_check_target(res->target, &st, msg, sizeof(msg)) != 0)
+		return failed(res, "%s", msg);
+
+	/* Read into memory, not mapped: another process cutting the file short while it is
+	 * marked must give an error, not SIGBUS. */
+	switch (elf_model_open_copy(&m, res->target, msg, sizeof(msg))) {
+	case ELF_OPEN_OK:
+		break;
+	case ELF_OPEN_NOT_ELF:
+		res->audit.status = REPORT_NOT_ELF;
+		return failed(res, "%s", msg);
+	case ELF_OPEN_SKIPPED:
+		res->audit.status = REPORT_SKIPPED;
+		return failed(res, "%s", msg);
+	case ELF_OPEN_ERROR:
+		res->audit.status = REPORT_ERROR;
+		return failed(res, "%s", msg);
+	}
+	ctx.before = &m;
+	audit_model(&m, &aopt, &res->audit);
+	if (!note_header_left_empty(&res->audit.props.note) && marking_damaged(&res->audit, &bad)) {
+		status = failed(res, "damaged property note (%s): %s; not touched", bad->rule,
+				bad->message);
+		goto out;
+	}
+	switch (mark_plan_checked(&m, &opt->req, &res->plan, msg, sizeof(msg))) {
+	case 0:
+		break;
+	case 1:
+		status = unsafe(res, msg);
+		goto out;
+	default:
+		status = failed(res, "%s; not touched", msg);
+		goto out;
+	}
+	if (res->plan.layout == MARK_LAYOUT_UNCHANGED) {
+		res->status = MARK_UNCHANGED;
+		goto done;
+	}
+	/* Only bits that are newly set need the audit's consent; clearing is always safe. */
+	res->blocked = mark_blocked_bits(&res->audit, &(struct mark_request){
+						 .set = opt->req.set & ~res->plan.old_bits,
+						 .clear = opt->req.clear });
+	if (res->blocked) {
+		if (!opt->force) {
+			res->status = MARK_REFUSED;
+			goto done;
+		}
+		res->forced = true;
+	}
+	if (opt->dry_run) {
+		res->status = MARK_DONE;
+		goto done;
+	}
+	if (mark_write_file(res->target, &st, &res->plan, &wopt, verify_written, &ctx, msg,
+			    sizeof(msg)) != 0) {
+		status = failed(res, "%s; original kept", msg);
+		goto out;
+	}
+	res->status = MARK_DONE;
+done:
+	status = res->status;
+out:
+	free(res->plan.image);
+	res->plan.image = NULL;
+	elf_model_close(&m);
+	return status;
+}
+
+void mark_result_free(struct mark_result *res)
+{
+	free(res->target);
+	file_report_free(&res->audit);
+	mark_plan_free(&res->plan);
+	memset(res, 0, sizeof(*res));
+}

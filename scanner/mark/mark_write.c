@@ -1,0 +1,342 @@
+/* Putting a mark plan on disk: checks, temporary file, attributes, fsync, verify, rename. */
+#include "config.h"
+
+#include "mark/mark_write.h"
+
+#include "util/message.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+
+/* The process running ST's file as its program, or 0. ETXTBSY already catches this on
+ * the kernels that deny writes to running programs; /proc also covers those that do not. */
+static long running_process(const struct stat *st)
+{
+	struct dirent *de;
+	long pid = 0;
+	DIR *proc;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while (!pid && (de = readdir(proc)) != NULL) {
+		char exe[300];
+		struct stat es;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(exe, sizeof(exe), "/proc/%s/exe", de->d_name);
+		if (stat(exe, &es) == 0 && es.st_dev == st->st_dev && es.st_ino == st->st_ino)
+			pid = strtol(de->d_name, NULL, 10);
+	}
+	closedir(proc);
+	return pid;
+}
+
+int mark_write_check_target(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	struct statvfs vfs;
+	long pid;
+	int fd;
+
+	if (stat(path, st) != 0)
+		return fail(err, errlen, "cannot stat: %s", strerror(errno));
+	if (S_ISDIR(st->st_mode))
+		return fail(err, errlen, "is a directory");
+	if (!S_ISREG(st->st_mode))
+		return fail(err, errlen, "not a regular file");
+	if (st->st_nlink > 1)
+		return fail(err, errlen, "has %lu hard links: replacing it would split them, "
+					 "refused", (unsigned long)st->st_nlink);
+	if ((st->st_mode & 0222) == 0)
+		return fail(err, errlen, "read-only file (mode %04o), refused",
+			    (unsigned)(st->st_mode & 07777));
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		return fail(err, errlen, "on a read-only filesystem");
+	/* Opening for writing without O_TRUNC changes nothing, and is how the kernel says
+	 * the file is a running program (ETXTBSY). */
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ETXTBSY)
+			return fail(err, errlen, "is being executed, refused");
+		if (errno == EROFS)
+			return fail(err, errlen, "on a read-only filesystem");
+		return fail(err, errlen, "cannot open for writing: %s", strerror(errno));
+	}
+	close(fd);
+	pid = running_process(st);
+	if (pid)
+		return fail(err, errlen, "is being executed (process %ld), refused", pid);
+	return 0;
+}
+
+static int write_all(int fd, const unsigned char *p, uint64_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len > (1u << 30) ? (1u << 30) : (size_t)len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/* True when the LEN bytes of FD at OFF equal EXPECT. Read, not mapped: another process
+ * may cut the original short while it is marked, and that must be an error, not SIGBUS. */
+static bool same_bytes(int fd, uint64_t off, const unsigned char *expect, uint64_t len)
+{
+	unsigned char buf[65536];
+
+	while (len) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t n = pread(fd, buf, want, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || memcmp(buf, expect, (size_t)n) != 0)
+			return false;
+		off += (uint64_t)n;
+		expect += n;
+		len -= (uint64_t)n;
+	}
+	return true;
+}
+
+static int open_sized(const char *path, uint64_t *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (fd >= 0)
+		*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+/* The written file must be the plan's image, and the original must still be what was
+ * planned from: equal to the image everywhere outside the plan's ranges. */
+static int compare_bytes(const char *path, const char *tmp, const struct mark_plan *plan,
+			 char *err, size_t errlen)
+{
+	uint64_t osize = 0, nsize = 0, pos = 0;
+	int orig, written, rc = -1;
+	size_t i;
+
+	orig = open_sized(path, &osize);
+	written = open_sized(tmp, &nsize);
+	if (orig < 0 || written < 0) {
+		fail(err, errlen, "cannot re-read the files to check them");
+		goto out;
+	}
+	if (nsize != plan->size || !same_bytes(written, 0, plan->image, nsize)) {
+		fail(err, errlen, "the written file differs from what was planned");
+		goto out;
+	}
+	if (osize != plan->orig_size) {
+		fail(err, errlen, "the file changed size while being marked");
+		goto out;
+	}
+	for (i = 0; i <= plan->nranges; i++) {
+		uint64_t end = i < plan->nranges ? plan->ranges[i].offset : osize;
+
+		if (end > pos && !same_bytes(orig, pos, plan->image + pos, end - pos)) {
+			fail(err, errlen, "bytes outside the intended change differ (did the file "
+					  "change while being marked?)");
+			goto out;
+		}
+		if (i < plan->nranges)
+			pos = plan->ranges[i].offset + plan->ranges[i].len;
+	}
+	rc = 0;
+out:
+	if (orig >= 0)
+		close(orig);
+	if (written >= 0)
+		close(written);
+	return rc;
+}
+
+/* Copies every extended attribute of the original (security.capability among them) after
+ * the owner has been set, since a change of owner clears file capabilities. */
+static int copy_xattrs(const char *path, int to, char *err, size_t errlen)
+{
+	char *names = NULL, *name;
+	ssize_t len, vlen;
+	int from, rc = -1;
+
+	from = open(path, O_RDONLY | O_CLOEXEC);
+	if (from < 0)
+		return fail(err, errlen, "cannot reopen: %s", strerror(errno));
+	len = flistxattr(from, NULL, 0);
+	if (len <= 0) {
+		rc = len < 0 && errno != ENOTSUP ? fail(err, errlen, "cannot list extended "
+						   "attributes: %s", strerror(errno)) : 0;
+		goto out;
+	}
+	names = malloc((size_t)len);
+	if (!names || (len = flistxattr(from, names, (size_t)len)) < 0) {
+		fail(err, errlen, "cannot list extended attributes");
+		goto out;
+	}
+	for (name = names; name < names + len; name += strlen(name) + 1) {
+		char *value;
+
+		vlen = fgetxattr(from, name, NULL, 0);
+		if (vlen < 0) {
+			fail(err, errlen, "cannot read attribute %s: %s", name, strerror(errno));
+			goto out;
+		}
+		value = malloc(vlen ? (size_t)vlen : 1);
+		if (!value || (vlen = fgetxattr(from, name, value, (size_t)vlen)) < 0 ||
+		    fsetxattr(to, name, value, (size_t)vlen, 0) != 0) {
+			fail(err, errlen, "cannot copy attribute %s: %s", name, strerror(errno));
+			free(value);
+			goto out;
+		}
+		free(value);
+	}
+	rc = 0;
+out:
+	free(names);
+	close(from);
+	return rc;
+}
+
+static char *path_in_dir(const char *path, const char *fmt_tail)
+{
+	char *copy = strdup(path), *copy2 = strdup(path), *out = NULL;
+
+	if (copy && copy2 &&
+	    asprintf(&out, "%s/.%s%s", dirname(copy), basename(copy2), fmt_tail) < 0)
+		out = NULL;
+	free(copy);
+	free(copy2);
+	return out;
+}
+
+static int make_backup(const char *path, const char *suffix, char *err, size_t errlen)
+{
+	char *backup = NULL, *tmp = path_in_dir(path, ".elfcet-backup");
+	int rc = -1;
+
+	if (!tmp || asprintf(&backup, "%s%s", path, suffix) < 0) {
+		free(tmp);
+		return fail(err, errlen, "out of memory");
+	}
+	/* A hard link keeps the original inode, with all its attributes, under the new name;
+	 * the rename replaces an older backup atomically. */
+	unlink(tmp);
+	if (link(path, tmp) != 0)
+		fail(err, errlen, "cannot make the backup %s: %s", backup, strerror(errno));
+	else if (rename(tmp, backup) != 0) {
+		fail(err, errlen, "cannot make the backup %s: %s", backup, strerror(errno));
+		unlink(tmp);
+	} else
+		rc = 0;
+	free(tmp);
+	free(backup);
+	return rc;
+}
+
+static void sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd;
+
+	if (!copy)
+		return;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+int mark_write_file(const char *path, const struct stat *st, const struct mark_plan *plan,
+		    const struct mark_write_options *opt, mark_verify_fn verify, void *ctx,
+		    char *err, size_t errlen)
+{
+	char *tmp = path_in_dir(path, ".elfcet-XXXXXX");
+	int fd, rc = -1;
+
+	if (!tmp)
+		return fail(err, errlen, "out of memory");
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		fail(err, errlen, "cannot create a temporary file next to it: %s", strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (write_all(fd, plan->image, plan->size) != 0) {
+		fail(err, errlen, "cannot write the temporary file: %s", strerror(errno));
+		goto out_close;
+	}
+	if (fchown(fd, st->st_uid, st->st_gid) != 0) {
+		fail(err, errlen, "cannot give the result the original's owner: %s",
+		     strerror(errno));
+		goto out_close;
+	}
+	if (fchmod(fd, st->st_mode & 07777) != 0) {
+		fail(err, errlen, "cannot give the result the original's mode: %s", strerror(errno));
+		goto out_close;
+	}
+	if (copy_xattrs(path, fd, err, errlen) != 0)
+		goto out_close;
+	if (opt->preserve_timestamps) {
+		struct timespec ts[2] = { st->st_atim, st->st_mtim };
+
+		if (futimens(fd, ts) != 0) {
+			fail(err, errlen, "cannot set timestamps: %s", strerror(errno));
+			goto out_close;
+		}
+	}
+	if (fsync(fd) != 0) {
+		fail(err, errlen, "cannot sync the temporary file: %s", strerror(errno));
+		goto out_close;
+	}
+	if (close(fd) != 0) {
+		fd = -1;
+		fail(err, errlen, "cannot close the temporary file: %s", strerror(errno));
+		goto out_unlink;
+	}
+	fd = -1;
+	if (compare_bytes(path, tmp, plan, err, errlen) != 0)
+		goto out_unlink;
+	if (verify && verify(tmp, ctx, err, errlen) != 0)
+		goto out_unlink;
+	if (opt->backup_suffix && make_backup(path, opt->backup_suffix, err, errlen) != 0)
+		goto out_unlink;
+	if (rename(tmp, path) != 0) {
+		fail(err, errlen, "cannot replace the original: %s", strerror(errno));
+		goto out_unlink;
+	}
+	sync_dir(path);
+	rc = 0;
+	goto out;
+out_close:
+	close(fd);
+out_unlink:
+	unlink(tmp);
+out:
+	free(tmp);
+	return rc;
+}
