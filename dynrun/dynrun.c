@@ -6,6 +6,7 @@
 #include "util/install_dirs.h"
 
 #include "property/property_note.h"
+#include "util/xalloc.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -172,11 +173,7 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 	size_t nargs = 0;
 	while (req->argv[nargs])
 		nargs++;
-	char **qargv = calloc(nargs + 5, sizeof(*qargv));
-	if (!qargv) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	char **qargv = xcalloc(nargs + 5, sizeof(*qargv));
 	const char *qemu = dynrun_qemu_name(out->is64);
 	qargv[0] = (char *)qemu;
 	qargv[1] = "-plugin";

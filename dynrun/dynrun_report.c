@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "dynrun/dynrun_report.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -64,9 +65,7 @@ static int read_end(json_object *o, const char *key, struct dynrun_end *end)
 	snprintf(name, sizeof(name), "%s_object", key);
 	const char *obj = get_str(o, name);
 	if (obj) {
-		end->object = strdup(obj);
-		if (!end->object)
-			return -1;
+		end->object = xstrdup(obj);
 		snprintf(name, sizeof(name), "%s_offset", key);
 		end->offset = get_u64(o, name, &ok);
 	}
@@ -91,15 +90,7 @@ static int add_violation(struct dynrun_log *log, json_object *o)
 		free(v.src.object), free(v.dst.object), free(v.expected.object);
 		return -1;
 	}
-	if (log->count == log->cap) {
-		size_t cap = log->cap ? 2 * log->cap : 16;
-		struct dynrun_violation *grown = realloc(log->items, cap * sizeof(*grown));
-		if (!grown) {
-			free(v.src.object), free(v.dst.object), free(v.expected.object);
-			return -1;
-		}
-		log->items = grown, log->cap = cap;
-	}
+	ARRAY_RESERVE(log->items, log->cap, log->count + 1);
 	log->items[log->count++] = v;
 	return 0;
 }
@@ -125,14 +116,8 @@ static int add_line(struct dynrun_log *log, json_object *o)
 		log->aborted = true;
 	} else if (strcmp(event, "exec") == 0) {
 		const char *path = get_str(o, "path");
-		char **grown = realloc(log->execs, (log->n_execs + 1) * sizeof(*grown));
-		if (!grown)
-			return -1;
-		log->execs = grown;
-		log->execs[log->n_execs] = strdup(path ? path : "");
-		if (!log->execs[log->n_execs])
-			return -1;
-		log->n_execs++;
+		ARRAY_RESERVE(log->execs, log->execs_cap, log->n_execs + 1);
+		log->execs[log->n_execs++] = xstrdup(path ? path : "");
 	}
 	return 0;
 }

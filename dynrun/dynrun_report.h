@@ -36,7 +36,7 @@ struct dynrun_log {
 	unsigned processes, summaries;   /* started, and ended normally (not by exec/abort) */
 	bool aborted;
 	char **execs;                    /* programs exec'd (no longer checked) */
-	size_t n_execs;
+	size_t n_execs, execs_cap;
 };
 
 /* Reads the plugin's lines; -1 with a message naming the file on unreadable or bad input. */

@@ -4,6 +4,7 @@
 #include "dynrun/dynrun_symbols.h"
 
 #include "elf/elf_model.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,22 +17,17 @@ struct opened {
 };
 
 static struct opened *cache;
-static size_t n_cache;
+static size_t n_cache, cache_cap;
 
 static struct opened *open_cached(const char *path)
 {
 	for (size_t i = 0; i < n_cache; i++)
 		if (strcmp(cache[i].path, path) == 0)
 			return &cache[i];
-	struct opened *grown = realloc(cache, (n_cache + 1) * sizeof(*grown));
-	if (!grown)
-		return NULL;
-	cache = grown;
+	ARRAY_RESERVE(cache, cache_cap, n_cache + 1);
 	struct opened *o = &cache[n_cache];
 	memset(o, 0, sizeof(*o));
-	o->path = strdup(path);
-	if (!o->path)
-		return NULL;
+	o->path = xstrdup(path);
 	n_cache++;
 	char msg[160];
 	o->ok = elf_model_open(&o->model, path, msg, sizeof(msg)) == ELF_OPEN_OK;

@@ -6,6 +6,7 @@
 #include "code/code_audit.h"
 #include "property/gnu_property.h"
 #include "rules.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +44,12 @@ void audit_model(const struct elf_model *m, const struct audit_options *opt,
 		 struct file_report *rep)
 {
 	memset(rep, 0, sizeof(*rep));
-	rep->path = strdup(m->path);
+	rep->path = xstrdup(m->path);
 	rep->status = REPORT_AUDITED;
 	rep->elf_class = m->elf_class == ELFCLASS64 ? 64 : 32;
 	rep->machine = m->machine;
 	rep->kind = m->kind;
-	rep->interp = m->interp ? strdup(m->interp) : NULL;
+	rep->interp = m->interp ? xstrdup(m->interp) : NULL;
 	property_check(m, opt->rules, &rep->props, &rep->problems);
 	code_audit(m, opt->rules, &rep->findings);
 	decide_verdicts(m, rep);
@@ -74,8 +75,8 @@ static void audit_opened(struct elf_model *m, const char *name, enum elf_open_st
 		break;
 	}
 	if (st != ELF_OPEN_OK) {
-		rep->path = strdup(name);
-		rep->message = strdup(msg);
+		rep->path = xstrdup(name);
+		rep->message = xstrdup(msg);
 		return;
 	}
 	audit_model(m, opt, rep);

@@ -4,6 +4,7 @@
 #include "audit_package.h"
 
 #include "deb_input.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,7 @@ struct package_audit {
 
 static struct file_report *batch_next(struct report_batch *b)
 {
-	if (b->count == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 16;
-		b->items = realloc(b->items, b->cap * sizeof(*b->items));
-		if (!b->items)
-			abort();
-	}
+	ARRAY_RESERVE(b->items, b->cap, b->count + 1);
 	return &b->items[b->count++];
 }
 
@@ -32,8 +28,8 @@ static void audit_member(const struct deb_package *pkg, const char *install_path
 
 	audit_image(install_path, image, size, pa->opt, rep);
 	free(image);
-	rep->package = strdup(pkg->name);
-	rep->package_version = strdup(pkg->version);
+	rep->package = xstrdup(pkg->name);
+	rep->package_version = xstrdup(pkg->version);
 }
 
 void audit_package(const char *path, const struct audit_options *opt, struct report_batch *out)
@@ -46,9 +42,9 @@ void audit_package(const char *path, const struct audit_options *opt, struct rep
 		struct file_report *rep = batch_next(out);
 
 		memset(rep, 0, sizeof(*rep));
-		rep->path = strdup(path);
+		rep->path = xstrdup(path);
 		rep->status = REPORT_ERROR;
-		rep->message = strdup(err);
+		rep->message = xstrdup(err);
 	}
 }
 

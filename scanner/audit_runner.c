@@ -9,6 +9,7 @@
 
 #include "audit_package.h"
 #include "deb_input.h"
+#include "util/xalloc.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -69,12 +70,10 @@ void audit_run(const struct path_list *files, const struct audit_options *opt,
 		threads = default_threads();
 	if (threads > files->count)
 		threads = (unsigned)files->count;
-	r.reports = calloc(files->count, sizeof(*r.reports));
-	r.packages = calloc(files->count, sizeof(*r.packages));
-	r.done = calloc(files->count, sizeof(*r.done));
-	tids = calloc(threads, sizeof(*tids));
-	if (!r.reports || !r.packages || !r.done || !tids)
-		abort();
+	r.reports = xcalloc(files->count, sizeof(*r.reports));
+	r.packages = xcalloc(files->count, sizeof(*r.packages));
+	r.done = xcalloc(files->count, sizeof(*r.done));
+	tids = xcalloc(threads, sizeof(*tids));
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.ready, NULL);
 	/* One worker runs on this thread's behalf when threads are scarce. */

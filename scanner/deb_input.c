@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "deb_input.h"
+#include "util/xalloc.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -161,7 +162,7 @@ static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e
 			 archive_entry_pathname(e));
 		return NULL;
 	}
-	image = malloc(want);
+	image = malloc(want);   /* the member's size, bounded above: its own error */
 	if (!image) {
 		*failed = true;
 		snprintf(err, errlen, "%s: out of memory", archive_entry_pathname(e));
@@ -218,14 +219,12 @@ static int read_data(struct member_stream *ms, const struct deb_package *pkg, de
 
 int deb_read(const char *path, deb_file_fn fn, void *ctx, char *err, size_t errlen)
 {
-	struct member_stream *ms = malloc(sizeof(*ms));
+	struct member_stream *ms = xmalloc(sizeof(*ms));
 	struct deb_package pkg = { .name = "" };
 	struct archive_entry *e;
 	bool control = false, data = false;
 	int rc = 0, r = ARCHIVE_OK;
 
-	if (!ms)
-		return fail(err, errlen, "out of memory", NULL);
 	ms->outer = archive_read_new();
 	if (!ms->outer) {
 		free(ms);

@@ -50,6 +50,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/util/install_dirs.c scanner/util/install_dirs.h \
 	scanner/util/message.c scanner/util/message.h \
 	scanner/util/text_arena.c scanner/util/text_arena.h \
+	scanner/util/xalloc.c scanner/util/xalloc.h \
 	scanner/util/text_build.h
 
 # What every program linked with the library needs.

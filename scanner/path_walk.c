@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "path_walk.h"
+#include "util/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,11 +37,9 @@ static int id_compare(const void *a, const void *b)
 /* True the first time a (dev, ino) is offered. */
 static bool first_visit(struct walk *w, const struct stat *sb)
 {
-	struct file_id *id = malloc(sizeof(*id));
+	struct file_id *id = xmalloc(sizeof(*id));
 	void *slot;
 
-	if (!id)
-		return true;
 	id->dev = sb->st_dev;
 	id->ino = sb->st_ino;
 	slot = tsearch(id, &w->seen, id_compare);
@@ -61,18 +60,8 @@ static void add(struct walk *w, const char *path, bool named)
 {
 	struct path_list *l = w->out;
 
-	if (l->count == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 256;
-		struct path_entry *n = realloc(l->items, ncap * sizeof(*n));
-
-		if (!n) {
-			report(w, path, "out of memory");
-			return;
-		}
-		l->items = n;
-		l->cap = ncap;
-	}
-	l->items[l->count].path = strdup(path);
+	ARRAY_RESERVE(l->items, l->cap, l->count + 1);
+	l->items[l->count].path = xstrdup(path);
 	l->items[l->count].named = named;
 	l->count++;
 }
@@ -98,28 +87,19 @@ static void walk_directory(struct walk *w, const char *path)
 	while ((de = readdir(d)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (count == cap) {
-			char **n = realloc(names, (cap ? cap * 2 : 64) * sizeof(*names));
-
-			if (!n)
-				break;
-			names = n;
-			cap = cap ? cap * 2 : 64;
-		}
-		names[count++] = strdup(de->d_name);
+		ARRAY_RESERVE(names, cap, count + 1);
+		names[count++] = xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (count)
 		qsort(names, count, sizeof(*names), name_compare);
 	for (i = 0; i < count; i++) {
-		char *child;
 		size_t len = strlen(path);
+		char *child = xasprintf("%s%s%s", path, len && path[len - 1] == '/' ? "" : "/",
+					names[i]);
 
-		if (asprintf(&child, "%s%s%s", path, len && path[len - 1] == '/' ? "" : "/",
-			     names[i]) >= 0) {
-			walk_path(w, child, false);
-			free(child);
-		}
+		walk_path(w, child, false);
+		free(child);
 		free(names[i]);
 	}
 	free(names);

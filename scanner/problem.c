@@ -2,35 +2,12 @@
 #include "config.h"
 
 #include "problem.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *vformat(const char *fmt, va_list ap)
-{
-	char *s = NULL;
-
-	if (vasprintf(&s, fmt, ap) < 0)
-		return NULL;
-	return s;
-}
-
-static void *grow(void *items, size_t *cap, size_t count, size_t size)
-{
-	size_t ncap;
-	void *n;
-
-	if (count < *cap)
-		return items;
-	ncap = *cap ? *cap * 2 : 8;
-	n = realloc(items, ncap * size);
-	if (!n)
-		abort(); /* out of memory while reporting: nothing sensible left to do */
-	*cap = ncap;
-	return n;
-}
 
 void problem_add(struct problem_list *list, const char *rule, enum severity severity,
 		 unsigned rejected_by, const char *fmt, ...)
@@ -45,13 +22,13 @@ void problem_add(struct problem_list *list, const char *rule, enum severity seve
 			return;
 		}
 	}
-	list->items = grow(list->items, &list->cap, list->count, sizeof(*list->items));
+	ARRAY_RESERVE(list->items, list->cap, list->count + 1);
 	p = &list->items[list->count++];
 	p->rule = rule;
 	p->severity = severity;
 	p->rejected_by = rejected_by;
 	va_start(ap, fmt);
-	p->message = vformat(fmt, ap);
+	p->message = xvasprintf(fmt, ap);
 	va_end(ap);
 }
 
@@ -72,7 +49,7 @@ static struct finding *new_finding(struct finding_list *list, const char *rule,
 {
 	struct finding *f;
 
-	list->items = grow(list->items, &list->cap, list->count, sizeof(*list->items));
+	ARRAY_RESERVE(list->items, list->cap, list->count + 1);
 	f = &list->items[list->count++];
 	f->rule = rule;
 	f->severity = severity;

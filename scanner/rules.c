@@ -4,6 +4,7 @@
 #include "rules.h"
 
 #include "util/install_dirs.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -64,7 +65,7 @@ static int parse_catalogue_line(struct rule_set *rs, char *text, const char *pat
 	char *id = strtok(text, " \t");
 	char *sev = strtok(NULL, " \t");
 	char *desc = strtok(NULL, "");
-	struct rule_info *ri, *n;
+	struct rule_info *ri;
 	enum severity s;
 
 	if (!id || !sev || !severity_parse(sev, &s)) {
@@ -76,16 +77,11 @@ static int parse_catalogue_line(struct rule_set *rs, char *text, const char *pat
 		snprintf(err, errlen, "%s:%u: rule %s listed twice", path, lineno, id);
 		return -1;
 	}
-	n = realloc(rs->rules, (rs->count + 1) * sizeof(*rs->rules));
-	if (!n) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	rs->rules = n;
+	ARRAY_RESERVE(rs->rules, rs->cap, rs->count + 1);
 	ri = &rs->rules[rs->count++];
-	ri->id = strdup(id);
+	ri->id = xstrdup(id);
 	ri->severity = s;
-	ri->description = strdup(desc ? trim(desc) : "");
+	ri->description = xstrdup(desc ? trim(desc) : "");
 	return 0;
 }
 
@@ -128,15 +124,11 @@ static int load_list(struct name_list *list, const char *path, char *err, size_t
 	}
 	while (getline(&line, &cap, f) >= 0) {
 		char *text = content_of(line);
-		char **n;
 
 		if (!text)
 			continue;
-		n = realloc(list->items, (list->count + 1) * sizeof(*list->items));
-		if (!n)
-			break;
-		list->items = n;
-		list->items[list->count++] = strdup(text);
+		ARRAY_RESERVE(list->items, list->cap, list->count + 1);
+		list->items[list->count++] = xstrdup(text);
 	}
 	free(line);
 	fclose(f);
@@ -161,16 +153,11 @@ static int load_lists(struct rule_set *rs, const char *dir, char *err, size_t er
 
 		if (len <= 5 || strcmp(de->d_name + len - 5, ".list") != 0)
 			continue;
-		n = realloc(rs->lists, (rs->nlists + 1) * sizeof(*rs->lists));
-		if (!n || asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
-			rc = -1;
-			snprintf(err, errlen, "%s: out of memory", dir);
-			break;
-		}
-		rs->lists = n;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		ARRAY_RESERVE(rs->lists, rs->lists_cap, rs->nlists + 1);
 		n = &rs->lists[rs->nlists++];
 		memset(n, 0, sizeof(*n));
-		n->name = strndup(de->d_name, len - 5);
+		n->name = xstrndup(de->d_name, len - 5);
 		rc = load_list(n, path, err, errlen);
 		free(path);
 	}
@@ -184,11 +171,8 @@ int rules_load(const char *dir, struct rule_set *rs, char *err, size_t errlen)
 	int rc;
 
 	memset(rs, 0, sizeof(*rs));
-	rs->dir = strdup(dir);
-	if (asprintf(&path, "%s/catalogue.rules", dir) < 0) {
-		snprintf(err, errlen, "%s: out of memory", dir);
-		return -1;
-	}
+	rs->dir = xstrdup(dir);
+	path = xasprintf("%s/catalogue.rules", dir);
 	rc = load_catalogue(rs, path, err, errlen);
 	free(path);
 	if (rc == 0)

@@ -18,15 +18,15 @@ struct rule_info {
 struct name_list {
 	char *name;        /* the list's file name without ".list" */
 	char **items;
-	size_t count;
+	size_t count, cap;
 };
 
 struct rule_set {
 	char *dir;
 	struct rule_info *rules;
-	size_t count;
+	size_t count, cap;
 	struct name_list *lists;
-	size_t nlists;
+	size_t nlists, lists_cap;
 };
 
 /* Loads DIR/catalogue.rules and every DIR/NAME.list. 0, or -1 with ERR naming the file

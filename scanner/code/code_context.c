@@ -6,24 +6,10 @@
 #include "code/eh_frame.h"
 #include "code/sort_address.h"
 #include "util/text_build.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *grow_array(void *items, size_t *cap, size_t count, size_t size)
-{
-	size_t ncap;
-	void *n;
-
-	if (count < *cap)
-		return items;
-	ncap = *cap ? *cap * 2 : 64;
-	n = realloc(items, ncap * size);
-	if (!n)
-		abort();
-	*cap = ncap;
-	return n;
-}
 
 static void load_ranges(struct code_ctx *c)
 {
@@ -41,7 +27,7 @@ static void load_ranges(struct code_ctx *c)
 		bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
 		if (!bytes)
 			continue;
-		c->ranges = grow_array(c->ranges, &cap, c->nranges, sizeof(*c->ranges));
+		ARRAY_RESERVE(c->ranges, cap, c->nranges + 1);
 		c->ranges[c->nranges++] = (struct exec_range){
 			sh.sh_addr, sh.sh_size, bytes,
 			sec->name ?: ""
@@ -59,7 +45,7 @@ static void load_ranges(struct code_ctx *c)
 		bytes = elf_model_file_bytes(m, ph->p_offset, ph->p_filesz);
 		if (!bytes)
 			continue;
-		c->ranges = grow_array(c->ranges, &cap, c->nranges, sizeof(*c->ranges));
+		ARRAY_RESERVE(c->ranges, cap, c->nranges + 1);
 		c->ranges[c->nranges++] = (struct exec_range){ ph->p_vaddr, ph->p_filesz, bytes, "" };
 	}
 }
@@ -120,7 +106,7 @@ static void load_symbols(struct code_ctx *c)
 			name = elf_strptr(m->elf, sh.sh_link, sym.st_name);
 			if (!name || !*name || !code_range_of(c, sym.st_value))
 				continue;
-			c->syms = grow_array(c->syms, &cap, c->nsyms, sizeof(*c->syms));
+			ARRAY_RESERVE(c->syms, cap, c->nsyms + 1);
 			c->syms[c->nsyms++] = (struct code_symbol){
 				sym.st_value, sym.st_size, name,
 				GELF_ST_BIND(sym.st_info) != STB_LOCAL
@@ -135,9 +121,7 @@ static void build_starts(struct code_ctx *c)
 {
 	size_t n = c->nsyms + c->nfdes + c->nranges, i, j = 0;
 
-	c->starts = malloc((n ? n : 1) * sizeof(*c->starts));
-	if (!c->starts)
-		abort();
+	c->starts = xcalloc(n, sizeof(*c->starts));
 	for (i = 0; i < c->nsyms; i++)
 		c->starts[j++] = c->syms[i].addr;
 	for (i = 0; i < c->nfdes; i++)
@@ -417,13 +401,13 @@ const char *evidence_name(enum evidence via)
 
 void code_add_target(struct code_ctx *c, uint64_t addr, enum evidence via, uint64_t from)
 {
-	c->targets = grow_array(c->targets, &c->targets_cap, c->ntargets, sizeof(*c->targets));
+	ARRAY_RESERVE(c->targets, c->targets_cap, c->ntargets + 1);
 	c->targets[c->ntargets++] = (struct target){ addr, from, via };
 }
 
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end)
 {
-	c->tables = grow_array(c->tables, &c->tables_cap, c->ntables, sizeof(*c->tables));
+	ARRAY_RESERVE(c->tables, c->tables_cap, c->ntables + 1);
 	c->tables[c->ntables++] = (struct addr_range){ start, end };
 }
 
@@ -477,10 +461,8 @@ void addr_map_put(struct addr_map *map, uint64_t key, uint64_t value)
 		size_t j;
 
 		bigger.cap = map->cap ? map->cap * 2 : 64;
-		bigger.keys = calloc(bigger.cap, sizeof(*bigger.keys));
-		bigger.values = calloc(bigger.cap, sizeof(*bigger.values));
-		if (!bigger.keys || !bigger.values)
-			abort();
+		bigger.keys = xcalloc(bigger.cap, sizeof(*bigger.keys));
+		bigger.values = xcalloc(bigger.cap, sizeof(*bigger.values));
 		for (j = 0; j < map->cap; j++)
 			if (map->keys[j])
 				addr_map_put(&bigger, map->keys[j], map->values[j]);

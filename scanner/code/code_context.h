@@ -84,7 +84,7 @@ struct code_ctx {
 	struct addr_map rewritten;    /* words other dynamic relocations overwrite (GOT slots) */
 	struct addr_map slot_symbol;  /* GOT slot address -> index of its symbol name below */
 	const char **slot_names;
-	size_t nslot_names;
+	size_t nslot_names, slot_names_cap;
 	struct addr_map plt_symbol;   /* PLT entry address -> index into slot_names */
 
 	struct target *targets;
@@ -92,7 +92,7 @@ struct code_ctx {
 	struct addr_range *tables;    /* recovered jump tables (excluded from the data scan) */
 	size_t ntables, tables_cap;
 	uint64_t *returns_twice;      /* addresses that reach a returns-twice function */
-	size_t nreturns_twice;
+	size_t nreturns_twice, returns_twice_cap;
 };
 
 /* Code ranges, symbols, FDEs, function starts: the skeleton every analysis needs. */

@@ -13,6 +13,7 @@
 #include "util/byteorder.h"
 #include "code/disasm.h"
 #include "code/insn_length.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -266,12 +267,7 @@ static void set_wanted_bytes(const struct code_ctx *c, struct byte_scan_spec *sp
 
 static void add_candidate(struct sweep *s, size_t i)
 {
-	if (s->ncands == s->cands_cap) {
-		s->cands_cap = s->cands_cap ? s->cands_cap * 2 : 64;
-		s->cands = realloc(s->cands, s->cands_cap * sizeof(*s->cands));
-		if (!s->cands)
-			abort();
-	}
+	ARRAY_RESERVE(s->cands, s->cands_cap, s->ncands + 1);
 	s->cands[s->ncands++] = i;
 }
 
@@ -554,11 +550,9 @@ static int compare_u64(const void *a, const void *b)
 static void attach_labels(struct code_ctx *c, uint64_t *labels, uint64_t n)
 {
 	size_t cap = (size_t)n * 20 + 1, used = 0;
-	char *text = malloc(cap);
+	char *text = xmalloc(cap);
 	uint64_t i;
 
-	if (!text)
-		return;          /* the finding stands; only its full list is lost */
 	text[0] = '\0';
 	qsort(labels, n, sizeof(*labels), compare_u64);
 	for (i = 0; i < n; i++) {
@@ -579,7 +573,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	uint64_t i, limit, lacking = 0, entries = 0;
 	uint64_t *lacking_labels = NULL;
 	char list[160] = "";
-	size_t used = 0;
+	size_t used = 0, lacking_cap = 0;
 	struct table t;
 
 	if (!recognise_table(s, x, &t))
@@ -620,11 +614,9 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 				if (n > 0 && (size_t)n < sizeof(list) - used)
 					used += (size_t)n;
 			}
-			if (!lacking)
-				lacking_labels = malloc(limit * sizeof(*lacking_labels));
-			if (lacking_labels)
-				lacking_labels[lacking] = label;
-			lacking++;
+			/* Grown as labels are found, not sized by the bound the code claims. */
+			ARRAY_RESERVE(lacking_labels, lacking_cap, lacking + 1);
+			lacking_labels[lacking++] = label;
 		}
 	}
 	if (!entries)
@@ -636,8 +628,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 			     "%llu case label(s) lack ENDBR: %s%s",
 			     (unsigned long long)entries, (unsigned long long)t.base,
 			     (unsigned long long)lacking, list, lacking > 6 ? ", ..." : "");
-		if (lacking_labels)
-			attach_labels(c, lacking_labels, lacking);
+		attach_labels(c, lacking_labels, lacking);
 	}
 	free(lacking_labels);
 }
@@ -804,9 +795,7 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 {
 	size_t k, done = 0;
 
-	s->starts_bitmap = calloc(n / 8 + 1, 1);
-	if (!s->starts_bitmap)
-		abort();
+	s->starts_bitmap = xcalloc(n / 8 + 1, 1);
 	s->nhist = 0;
 	s->cet_used[0] = '\0';
 	for (k = 0; k < s->ncands; k++) {

@@ -5,6 +5,7 @@
 
 #include "util/byteorder.h"
 #include "code/sort_address.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -321,12 +322,7 @@ void eh_frame_load(const struct elf_model *m, struct fde_info **fdes, size_t *co
 						f.lsda = dw_pointer(&aug, cie.lsda_enc);
 				}
 				if (!cur.bad && f.start) {
-					if (*count == cap) {
-						cap = cap ? cap * 2 : 256;
-						*fdes = realloc(*fdes, cap * sizeof(**fdes));
-						if (!*fdes)
-							abort();
-					}
+					ARRAY_RESERVE(*fdes, cap, *count + 1);
 					(*fdes)[(*count)++] = f;
 				}
 			}

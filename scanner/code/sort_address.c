@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "code/sort_address.h"
+#include "util/xalloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,11 +23,9 @@ static uint64_t address_of(const unsigned char *record)
 
 static void insertion_sort(unsigned char *r, size_t n, size_t size)
 {
-	unsigned char tmp[64], *held = size <= sizeof(tmp) ? tmp : malloc(size);
+	unsigned char tmp[64], *held = size <= sizeof(tmp) ? tmp : xmalloc(size);
 	size_t i, j;
 
-	if (!held)
-		abort();
 	for (i = 1; i < n; i++) {
 		uint64_t a = address_of(r + i * size);
 
@@ -88,9 +87,7 @@ void sort_by_address(void *records, size_t n, size_t size)
 		insertion_sort(records, n, size);
 		return;
 	}
-	spare = malloc(n * size);
-	if (!spare)
-		abort();
+	spare = xreallocarray(NULL, n, size);
 	to = spare;
 	histograms(from, n, size, hist);
 	for (pass = 0; pass < 8; pass++) {

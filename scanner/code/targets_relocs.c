@@ -4,6 +4,7 @@
 #include "code/targets.h"
 
 #include "util/byteorder.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,14 +109,9 @@ static void load_dynsyms(const struct code_ctx *c, struct dynsyms *ds)
 
 static void name_slot(struct code_ctx *c, uint64_t slot, const char *name)
 {
-	const char **n;
-
 	if (!*name)
 		return;
-	n = realloc(c->slot_names, (c->nslot_names + 1) * sizeof(*n));
-	if (!n)
-		abort();
-	c->slot_names = n;
+	ARRAY_RESERVE(c->slot_names, c->slot_names_cap, c->nslot_names + 1);
 	c->slot_names[c->nslot_names] = name;
 	addr_map_put(&c->slot_symbol, slot, c->nslot_names++);
 }

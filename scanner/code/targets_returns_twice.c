@@ -7,6 +7,7 @@
 #include "code/targets.h"
 
 #include "rules.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,7 @@ static bool listed(const struct code_ctx *c, const char *name)
 
 static void add(struct code_ctx *c, uint64_t addr)
 {
-	uint64_t *n = realloc(c->returns_twice, (c->nreturns_twice + 1) * sizeof(*n));
-
-	if (!n)
-		abort();
-	c->returns_twice = n;
+	ARRAY_RESERVE(c->returns_twice, c->returns_twice_cap, c->nreturns_twice + 1);
 	c->returns_twice[c->nreturns_twice++] = addr;
 }
 

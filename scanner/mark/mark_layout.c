@@ -8,6 +8,7 @@
 #include "util/byteorder.h"
 #include "property/gnu_property.h"
 #include "elf/note_walk.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -710,12 +711,11 @@ struct phdr_list {
 };
 
 /* Room for the old entries and the few new ones. */
-static bool list_init(struct phdr_list *l, size_t phnum)
+static void list_init(struct phdr_list *l, size_t phnum)
 {
 	l->count = 0;
-	l->items = calloc(phnum + 4, sizeof(*l->items));
-	l->from = calloc(phnum + 4, sizeof(*l->from));
-	return l->items && l->from;
+	l->items = xcalloc(phnum + 4, sizeof(*l->items));
+	l->from = xcalloc(phnum + 4, sizeof(*l->from));
 }
 
 static void list_free(struct phdr_list *l)
@@ -772,13 +772,8 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 		return fail(err, errlen, "extended program header numbering is not supported");
 	if (section_table(m, &eh, &shtab, &shcount, err, errlen) != 0)
 		return -1;
-	list = calloc(1, sizeof(*list));
-	if (!list || !list_init(list, m->phnum)) {
-		if (list)
-			list_free(list);
-		free(list);
-		return fail(err, errlen, "out of memory");
-	}
+	list = xcalloc(1, sizeof(*list));
+	list_init(list, m->phnum);
 
 	/* The old entries: the note's headers adjusted, and empty ones (PT_NULL, or a note
 	 * header left empty by objcopy --remove-section) dropped to make room. */
@@ -976,6 +971,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 		}
 	}
 
+	/* Sized by the file's layout: a failure is this file's error. */
 	plan->image = calloc(1, total);
 	buf = calloc(1, list->count * eh.phentsize + (shcount + 1) * es + note_size + 64);
 	if (!plan->image || !buf) {

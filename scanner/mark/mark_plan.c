@@ -9,6 +9,7 @@
 #include "property/gnu_property.h"
 #include "mark/mark_layout.h"
 #include "elf/note_walk.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,15 +47,7 @@ void mark_plan_put(struct mark_plan *plan, uint64_t off, const void *bytes, uint
 		return;
 	if (len > plan->orig_size - off)
 		len = plan->orig_size - off;
-	if (plan->nranges == plan->cap) {
-		size_t cap = plan->cap ? plan->cap * 2 : 8;
-		struct mark_range *grown = realloc(plan->ranges, cap * sizeof(*grown));
-
-		if (!grown)
-			abort();
-		plan->ranges = grown;
-		plan->cap = cap;
-	}
+	ARRAY_RESERVE(plan->ranges, plan->cap, plan->nranges + 1);
 	/* Keep the list sorted; merge with overlapping or touching neighbours. */
 	for (i = 0; i < plan->nranges && plan->ranges[i].offset < off; i++)
 		;
@@ -189,6 +182,7 @@ static uint64_t feature_value_offset(const struct property_note *note)
 static int copy_original(const struct elf_model *m, struct mark_plan *plan, char *err,
 			 size_t errlen)
 {
+	/* Sized by the file: a failure is this file's error. */
 	plan->image = malloc(m->size ? m->size : 1);
 	if (!plan->image)
 		return fail(err, errlen, "out of memory");
@@ -251,9 +245,7 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		return 0;
 	}
 
-	desc = malloc(sizeof(*desc));
-	if (!desc)
-		return fail(err, errlen, "out of memory");
+	desc = xmalloc(sizeof(*desc));
 	build_desc(&note, old_desc, plan->new_present, plan->new_bits, desc);
 	rc = 1;
 	if (plan->layout == MARK_LAYOUT_IN_PLACE) {

@@ -4,6 +4,7 @@
 #include "mark/mark_write.h"
 
 #include "util/message.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -191,8 +192,8 @@ static int copy_xattrs(const char *path, int to, char *err, size_t errlen)
 						   "attributes: %s", strerror(errno)) : 0;
 		goto out;
 	}
-	names = malloc((size_t)len);
-	if (!names || (len = flistxattr(from, names, (size_t)len)) < 0) {
+	names = xmalloc((size_t)len);
+	if ((len = flistxattr(from, names, (size_t)len)) < 0) {
 		fail(err, errlen, "cannot list extended attributes");
 		goto out;
 	}
@@ -204,8 +205,8 @@ static int copy_xattrs(const char *path, int to, char *err, size_t errlen)
 			fail(err, errlen, "cannot read attribute %s: %s", name, strerror(errno));
 			goto out;
 		}
-		value = malloc(vlen ? (size_t)vlen : 1);
-		if (!value || (vlen = fgetxattr(from, name, value, (size_t)vlen)) < 0 ||
+		value = xmalloc((size_t)vlen);
+		if ((vlen = fgetxattr(from, name, value, (size_t)vlen)) < 0 ||
 		    fsetxattr(to, name, value, (size_t)vlen, 0) != 0) {
 			fail(err, errlen, "cannot copy attribute %s: %s", name, strerror(errno));
 			free(value);
@@ -222,11 +223,9 @@ out:
 
 static char *path_in_dir(const char *path, const char *fmt_tail)
 {
-	char *copy = strdup(path), *copy2 = strdup(path), *out = NULL;
+	char *copy = xstrdup(path), *copy2 = xstrdup(path);
+	char *out = xasprintf("%s/.%s%s", dirname(copy), basename(copy2), fmt_tail);
 
-	if (copy && copy2 &&
-	    asprintf(&out, "%s/.%s%s", dirname(copy), basename(copy2), fmt_tail) < 0)
-		out = NULL;
 	free(copy);
 	free(copy2);
 	return out;
@@ -234,13 +233,10 @@ static char *path_in_dir(const char *path, const char *fmt_tail)
 
 static int make_backup(const char *path, const char *suffix, char *err, size_t errlen)
 {
-	char *backup = NULL, *tmp = path_in_dir(path, ".elfcet-backup");
+	char *tmp = path_in_dir(path, ".elfcet-backup");
+	char *backup = xasprintf("%s%s", path, suffix);
 	int rc = -1;
 
-	if (!tmp || asprintf(&backup, "%s%s", path, suffix) < 0) {
-		free(tmp);
-		return fail(err, errlen, "out of memory");
-	}
 	/* A hard link keeps the original inode, with all its attributes, under the new name;
 	 * the rename replaces an older backup atomically. */
 	unlink(tmp);
@@ -258,11 +254,9 @@ static int make_backup(const char *path, const char *suffix, char *err, size_t e
 
 static void sync_dir(const char *path)
 {
-	char *copy = strdup(path);
+	char *copy = xstrdup(path);
 	int fd;
 
-	if (!copy)
-		return;
 	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
@@ -278,8 +272,6 @@ int mark_write_file(const char *path, const struct stat *st, const struct mark_p
 	char *tmp = path_in_dir(path, ".elfcet-XXXXXX");
 	int fd, rc = -1;
 
-	if (!tmp)
-		return fail(err, errlen, "out of memory");
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		fail(err, errlen, "cannot create a temporary file next to it: %s", strerror(errno));

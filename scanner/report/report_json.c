@@ -7,6 +7,7 @@
 
 #include "property/gnu_property.h"
 #include "report/json_out.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -27,24 +28,11 @@ struct json_report {
 	struct path_notes skipped, errors;
 };
 
-static char *copy(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d)
-		abort();
-	return d;
-}
-
 static void path_notes_add(struct path_notes *l, const struct file_report *rep)
 {
-	if (l->count == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->items = realloc(l->items, l->cap * sizeof(*l->items));
-		if (!l->items)
-			abort();
-	}
-	l->items[l->count++] = (struct path_note){ copy(rep->path), copy(rep->message) };
+	ARRAY_RESERVE(l->items, l->cap, l->count + 1);
+	l->items[l->count++] = (struct path_note){ xstrdup(rep->path ? rep->path : ""),
+						   xstrdup(rep->message ? rep->message : "") };
 }
 
 /* Writes the list as KEY: [{"path": ..., TEXT_KEY: ...}, ...] and frees it. */
@@ -269,10 +257,8 @@ void report_jsonl_file(FILE *out, const struct file_report *rep)
 
 struct json_report *report_json_begin(FILE *out)
 {
-	struct json_report *jr = calloc(1, sizeof(*jr));
+	struct json_report *jr = xcalloc(1, sizeof(*jr));
 
-	if (!jr)
-		abort();
 	json_begin(&jr->j, out);
 	json_int(&jr->j, "schema", ELFCET_JSON_SCHEMA);
 	json_str(&jr->j, "tool", PACKAGE_NAME " " PACKAGE_VERSION);

@@ -8,6 +8,7 @@
 
 #include "report/json_out.h"
 #include "rules.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,9 @@ static bool uri_plain(unsigned char c)
 static void artifact_location(struct json_out *j, const char *path)
 {
 	size_t len = strlen(path), n = 0;
-	char *uri = malloc(3 * len + 8);
+	char *uri = xmalloc(3 * len + 8);
 	const char *p;
 
-	if (!uri)
-		abort();
 	if (path[0] == '/')
 		n += (size_t)sprintf(uri, "file://");
 	for (p = path; *p; p++) {
@@ -101,10 +100,9 @@ static void finding_result(struct sarif_report *sr, const struct file_report *re
 	struct json_out *j = &sr->j;
 	char *text;
 
-	if (asprintf(&text, "%s at 0x%llx in %s (via %s): %s", f->rule,
-		     (unsigned long long)f->address, f->symbol ? f->symbol : "?",
-		     f->via ? f->via : "-", f->message ? f->message : "") < 0)
-		abort();
+	text = xasprintf("%s at 0x%llx in %s (via %s): %s", f->rule,
+			 (unsigned long long)f->address, f->symbol ? f->symbol : "?",
+			 f->via ? f->via : "-", f->message ? f->message : "");
 	json_newline(j);
 	json_open_object(j, NULL);
 	rule_reference(sr, f->rule);
@@ -172,12 +170,10 @@ static void problem_result(struct sarif_report *sr, const struct file_report *re
 
 struct sarif_report *report_sarif_begin(FILE *out, const struct rule_set *rules)
 {
-	struct sarif_report *sr = calloc(1, sizeof(*sr));
+	struct sarif_report *sr = xcalloc(1, sizeof(*sr));
 	struct json_out *j;
 	size_t i;
 
-	if (!sr)
-		abort();
 	sr->rules = rules;
 	j = &sr->j;
 	json_begin(j, out);
@@ -229,16 +225,9 @@ void report_sarif_file(struct sarif_report *sr, const struct file_report *rep)
 		break;
 	case REPORT_ERROR:
 	case REPORT_NOT_ELF:
-		if (sr->nnotes == sr->cap) {
-			sr->cap = sr->cap ? 2 * sr->cap : 16;
-			sr->notes = realloc(sr->notes, sr->cap * sizeof(*sr->notes));
-			if (!sr->notes)
-				abort();
-		}
-		sr->notes[sr->nnotes].path = strdup(rep->path);
-		sr->notes[sr->nnotes].text = strdup(rep->message ? rep->message : "unreadable");
-		if (!sr->notes[sr->nnotes].path || !sr->notes[sr->nnotes].text)
-			abort();
+		ARRAY_RESERVE(sr->notes, sr->cap, sr->nnotes + 1);
+		sr->notes[sr->nnotes].path = xstrdup(rep->path);
+		sr->notes[sr->nnotes].text = xstrdup(rep->message ? rep->message : "unreadable");
 		sr->nnotes++;
 		break;
 	}

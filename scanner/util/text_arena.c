@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "util/text_arena.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,7 @@ static char *reserve(struct text_arena *a, size_t len)
 	if (!b || b->size - b->used < len) {
 		size_t size = len > BLOCK_SIZE ? len : BLOCK_SIZE;
 
-		b = malloc(sizeof(*b) + size);
-		if (!b)
-			abort(); /* out of memory while reporting: nothing sensible left */
+		b = xmalloc(sizeof(*b) + size);
 		b->used = 0;
 		b->size = size;
 		b->next = a->blocks;
