@@ -19,10 +19,11 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/property/property_kernel.c \
 	scanner/property/property_note.c scanner/property/property_note.h \
 	scanner/code/byte_scan.c scanner/code/byte_scan.h \
-	scanner/code/check_endbr.c \
+	scanner/code/check_endbr.c scanner/code/check_endbr.h \
 	scanner/code/code_audit.c scanner/code/code_audit.h \
 	scanner/code/code_context.c scanner/code/code_context.h \
-	scanner/code/code_sweep.c \
+	scanner/code/code_finding.c \
+	scanner/code/code_sweep.c scanner/code/code_sweep.h \
 	scanner/code/disasm.c scanner/code/disasm.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
 	scanner/code/insn_length.c scanner/code/insn_length.h \

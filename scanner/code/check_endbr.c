@@ -2,7 +2,7 @@
  * its strongest evidence. */
 #include "config.h"
 
-#include "code/targets.h"
+#include "code/check_endbr.h"
 
 #include "code/disasm.h"
 #include "code/sort_address.h"

@@ -117,6 +117,15 @@ uint64_t code_symbol_addr(const struct code_ctx *c, const char *name);
  * file's own bytes; false when ADDR is not file-backed. */
 bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value);
 
+/* The findings sink every pass reports to: into the context's finding list, named after
+ * the symbol at ADDR. */
+/* A finding with the rule's severity from the catalogue. */
+void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same with the message as it is. */
+void code_finding_text(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
+		       const char *message);
+
 void code_add_target(struct code_ctx *c, uint64_t addr, enum evidence via, uint64_t from);
 void code_add_table(struct code_ctx *c, uint64_t start, uint64_t end);
 /* Sorts and merges the recovered jump tables for code_in_table: code_sweep does it once

@@ -7,6 +7,8 @@
  * to confirm it. */
 #include "config.h"
 
+#include "code/code_sweep.h"
+
 #include "code/targets.h"
 
 #include "code/byte_scan.h"

@@ -25,19 +25,4 @@ bool targets_is_returns_twice(const struct code_ctx *c, uint64_t addr);
  * addresses stored in data. Runs after the code sweep, which finds the jump tables. */
 void targets_data_pointers(struct code_ctx *c);
 
-/* The code sweep: decodes every function holding something worth a look and finds
- * code references, returns-twice call sites, tracked jump tables, vsyscall calls,
- * shadow-stack hazards, CET instructions and stray ENDBR bytes. */
-void code_sweep(struct code_ctx *c);
-
-/* ENDBR at every target found. */
-void check_endbr(struct code_ctx *c);
-
-/* Reports a finding with the rule's severity from the catalogue. */
-void code_finding(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
-		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* The same with the message as it is. */
-void code_finding_text(struct code_ctx *c, const char *rule, uint64_t addr, const char *via,
-		       const char *message);
-
 #endif
