@@ -19,7 +19,8 @@ char *xstrdup(const char *s) __attribute__((malloc, returns_nonnull));
 char *xstrndup(const char *s, size_t n) __attribute__((malloc, returns_nonnull));
 char *xvasprintf(const char *fmt, va_list ap)
 	__attribute__((format(printf, 1, 0), malloc, returns_nonnull));
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2), malloc, returns_nonnull));
+char *xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), malloc, returns_nonnull));
 
 /* ITEMS (of SIZE bytes each, *CAP of them allocated) with room for at least NEED,
  * capacity doubling so that adding one at a time costs amortised constant time. */
