@@ -91,7 +91,7 @@ static int resolve_program(const char *name, char *out, size_t outlen)
 }
 
 /* The guest's class from the ELF header; -1 with a message when it is not an x86 ELF. */
-static int program_class(const char *path, bool *is64, char *err, size_t errlen)
+static int program_class(const char *path, bool *is64, struct elfcet_error *err)
 {
 	unsigned char h[20];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -100,11 +100,11 @@ static int program_class(const char *path, bool *is64, char *err, size_t errlen)
 	if (fd >= 0)
 		close(fd);
 	if (got < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (got < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0) {
-		snprintf(err, errlen, "%s: not an ELF file", path);
+		error_set(err, "%s: not an ELF file", path);
 		return -1;
 	}
 	uint16_t machine = (uint16_t)(h[18] | h[19] << 8);
@@ -113,18 +113,18 @@ static int program_class(const char *path, bool *is64, char *err, size_t errlen)
 	else if (h[EI_CLASS] == ELFCLASS32 && machine == EM_386)
 		*is64 = false;
 	else {
-		snprintf(err, errlen, "%s: not an x86-64 or i386 program", path);
+		error_set(err, "%s: not an x86-64 or i386 program", path);
 		return -1;
 	}
 	return 0;
 }
 
 /* The one place the run reads the program's marking. */
-static int read_marking(const char *path, uint32_t *bits, char *err, size_t errlen)
+static int read_marking(const char *path, uint32_t *bits, struct elfcet_error *err)
 {
 	bool present = false;
 
-	if (property_read_feature_1_and(path, bits, &present, err, errlen) != 0)
+	if (property_read_feature_1_and(path, bits, &present, err) != 0)
 		return -1;
 	if (!present)
 		*bits = 0;
@@ -132,28 +132,28 @@ static int read_marking(const char *path, uint32_t *bits, char *err, size_t errl
 }
 
 int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
-		   struct dynrun_outcome *out, char *err, size_t errlen)
+		   struct dynrun_outcome *out, struct elfcet_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!req->argv || !req->argv[0]) {
-		snprintf(err, errlen, "no program to run");
+		error_set(err, "no program to run");
 		return -1;
 	}
 	if (resolve_program(req->argv[0], out->program, sizeof(out->program)) != 0) {
-		snprintf(err, errlen, "%s: %s", req->argv[0], strerror(errno));
+		error_set(err, "%s: %s", req->argv[0], strerror(errno));
 		return -1;
 	}
-	if (program_class(out->program, &out->is64, err, errlen) != 0)
+	if (program_class(out->program, &out->is64, err) != 0)
 		return -1;
-	if (read_marking(out->program, &out->marking, err, errlen) != 0)
+	if (read_marking(out->program, &out->marking, err) != 0)
 		return -1;
 	out->ibt = req->force_ibt || (out->marking & 1u);
 	out->shstk = req->force_shstk || (out->marking & 2u);
 
 	const char *plugin = dynrun_plugin_path();
 	if (access(plugin, R_OK) != 0) {
-		snprintf(err, errlen, "%s: checker plugin not readable: %s (set ELFCET_PLUGIN)",
-			 plugin, strerror(errno));
+		error_set(err, "%s: checker plugin not readable: %s (set ELFCET_PLUGIN)",
+			  plugin, strerror(errno));
 		return -1;
 	}
 
@@ -161,7 +161,7 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 	if (!dynrun_escape_option(plugin, plugin_esc, sizeof(plugin_esc)) ||
 	    !dynrun_escape_option(raw_log, log_esc, sizeof(log_esc)) ||
 	    !dynrun_escape_option(out->program, prog_esc, sizeof(prog_esc))) {
-		snprintf(err, errlen, "%s: path too long", out->program);
+		error_set(err, "%s: path too long", out->program);
 		return -1;
 	}
 	/* --ibt names the program as an object to verify although it is not marked. */
@@ -185,13 +185,13 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 	/* The child reports a failed exec through a close-on-exec pipe. */
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		error_set(err, "pipe: %s", strerror(errno));
 		free(qargv);
 		return -1;
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
+		error_set(err, "fork: %s", strerror(errno));
 		close(pipefd[0]);
 		close(pipefd[1]);
 		free(qargv);
@@ -221,7 +221,7 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (got == (ssize_t)sizeof(exec_errno)) {
-		snprintf(err, errlen, "%s: cannot run: %s", qemu, strerror(exec_errno));
+		error_set(err, "%s: cannot run: %s", qemu, strerror(exec_errno));
 		return -1;
 	}
 	out->wait_status = status;

@@ -3,6 +3,8 @@
 #ifndef ELFCET_DYNRUN_H
 #define ELFCET_DYNRUN_H
 
+#include "util/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +38,6 @@ char *dynrun_escape_option(const char *in, char *out, size_t outlen);
 /* Runs the program, the plugin appending JSON lines to RAW_LOG. 0 on success (whatever the
  * program did); -1 with a one-line message naming the file when it could not be run. */
 int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
-		   struct dynrun_outcome *out, char *err, size_t errlen);
+		   struct dynrun_outcome *out, struct elfcet_error *err);
 
 #endif

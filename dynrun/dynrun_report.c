@@ -122,12 +122,12 @@ static int add_line(struct dynrun_log *log, json_object *o)
 	return 0;
 }
 
-int dynrun_log_read(const char *path, struct dynrun_log *log, char *err, size_t errlen)
+int dynrun_log_read(const char *path, struct dynrun_log *log, struct elfcet_error *err)
 {
 	memset(log, 0, sizeof(*log));
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	char *line = NULL;
@@ -138,7 +138,7 @@ int dynrun_log_read(const char *path, struct dynrun_log *log, char *err, size_t 
 		lineno++;
 		json_object *o = json_tokener_parse(line);
 		if (!o || !json_object_is_type(o, json_type_object) || add_line(log, o) != 0) {
-			snprintf(err, errlen, "%s: line %u: not a record of the checker", path, lineno);
+			error_set(err, "%s: line %u: not a record of the checker", path, lineno);
 			json_object_put(o);
 			rc = -1;
 			break;

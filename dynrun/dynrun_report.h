@@ -6,6 +6,7 @@
 
 #include "dynrun/dynrun.h"
 #include "dynrun/dynrun_symbols.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,7 +41,7 @@ struct dynrun_log {
 };
 
 /* Reads the plugin's lines; -1 with a message naming the file on unreadable or bad input. */
-int dynrun_log_read(const char *path, struct dynrun_log *log, char *err, size_t errlen);
+int dynrun_log_read(const char *path, struct dynrun_log *log, struct elfcet_error *err);
 /* Names every address (object+vaddr, symbol). */
 void dynrun_log_symbolize(struct dynrun_log *log);
 void dynrun_log_free(struct dynrun_log *log);

@@ -29,8 +29,7 @@ static struct opened *open_cached(const char *path)
 	memset(o, 0, sizeof(*o));
 	o->path = xstrdup(path);
 	n_cache++;
-	char msg[160];
-	o->ok = elf_model_open(&o->model, path, msg, sizeof(msg)) == ELF_OPEN_OK;
+	o->ok = elf_model_open(&o->model, path, NULL) == ELF_OPEN_OK;
 	return o;
 }
 

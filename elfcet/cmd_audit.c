@@ -188,14 +188,13 @@ int cmd_audit(int argc, char **argv)
 	struct audit_options opt;
 	struct path_list files;
 	struct rule_set rules;
-	char err[512];
+	struct elfcet_error err;
 	int status;
 
 	if (parse_options(&cli, argc, argv) != 0)
 		return EXIT_TROUBLE;
-	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, err,
-		       sizeof(err)) != 0) {
-		fprintf(stderr, "elfcet: %s\n", err);
+	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, &err) != 0) {
+		fprintf(stderr, "elfcet: %s\n", err.text);
 		return EXIT_TROUBLE;
 	}
 	opt.rules = &rules;

@@ -202,11 +202,11 @@ static int mark_one(const struct mark_cli *cli, const char *path)
 
 	switch (mark_file(path, &cli->opt, &res)) {
 	case MARK_FAILED:
-		fprintf(stderr, "elfcet mark: %s: %s\n", path, res.message);
+		error_print(stderr, "elfcet mark", path, &res.error);
 		status = EXIT_TROUBLE;
 		break;
 	case MARK_UNSAFE:
-		fprintf(stderr, "elfcet mark: %s: refused: %s\n", path, res.message);
+		fprintf(stderr, "elfcet mark: %s: refused: %s\n", path, res.error.text);
 		status = EXIT_FINDINGS;
 		break;
 	case MARK_UNCHANGED:
@@ -247,14 +247,13 @@ int cmd_mark(int argc, char **argv)
 {
 	struct mark_cli cli = { 0 };
 	struct rule_set rules;
-	char err[512];
+	struct elfcet_error err;
 	int i, status = EXIT_CLEAN;
 
 	if (parse_options(&cli, argc, argv) != 0)
 		return EXIT_TROUBLE;
-	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, err,
-		       sizeof(err)) != 0) {
-		fprintf(stderr, "elfcet: %s\n", err);
+	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, &err) != 0) {
+		fprintf(stderr, "elfcet: %s\n", err.text);
 		return EXIT_TROUBLE;
 	}
 	cli.opt.rules = &rules;

@@ -95,7 +95,8 @@ int cmd_run(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 
-	char raw[4096], err[4400];
+	char raw[4096];
+	struct elfcet_error err;
 	if (make_raw_log(raw, sizeof(raw)) != 0) {
 		fprintf(stderr, "elfcet run: cannot create a temporary file: %s\n", strerror(errno));
 		if (json)
@@ -106,12 +107,12 @@ int cmd_run(int argc, char **argv)
 	struct dynrun_outcome run;
 	struct dynrun_log log;
 	int status = EXIT_TROUBLE;
-	if (dynrun_execute(&req, raw, &run, err, sizeof(err)) != 0) {
-		fprintf(stderr, "elfcet run: %s\n", err);
+	if (dynrun_execute(&req, raw, &run, &err) != 0) {
+		fprintf(stderr, "elfcet run: %s\n", err.text);
 		goto out;
 	}
-	if (dynrun_log_read(raw, &log, err, sizeof(err)) != 0) {
-		fprintf(stderr, "elfcet run: %s\n", err);
+	if (dynrun_log_read(raw, &log, &err) != 0) {
+		fprintf(stderr, "elfcet run: %s\n", err.text);
 		goto out;
 	}
 	if (log.processes == 0) {

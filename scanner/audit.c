@@ -86,20 +86,20 @@ static void audit_opened(struct elf_model *m, const char *name, enum elf_open_st
 void audit_file(const char *path, const struct audit_options *opt, struct file_report *rep)
 {
 	struct elf_model m;
-	char msg[256];
-	enum elf_open_status st = elf_model_open(&m, path, msg, sizeof(msg));
+	struct elfcet_error msg;
+	enum elf_open_status st = elf_model_open(&m, path, &msg);
 
-	audit_opened(&m, path, st, msg, opt, rep);
+	audit_opened(&m, path, st, msg.text, opt, rep);
 }
 
 void audit_image(const char *name, const unsigned char *image, size_t size,
 		 const struct audit_options *opt, struct file_report *rep)
 {
 	struct elf_model m;
-	char msg[256];
-	enum elf_open_status st = elf_model_open_memory(&m, name, image, size, msg, sizeof(msg));
+	struct elfcet_error msg;
+	enum elf_open_status st = elf_model_open_memory(&m, name, image, size, &msg);
 
-	audit_opened(&m, name, st, msg, opt, rep);
+	audit_opened(&m, name, st, msg.text, opt, rep);
 }
 
 void file_report_free(struct file_report *rep)

@@ -35,16 +35,16 @@ static void audit_member(const struct deb_package *pkg, const char *install_path
 void audit_package(const char *path, const struct audit_options *opt, struct report_batch *out)
 {
 	struct package_audit pa = { opt, out };
-	char err[512];
+	struct elfcet_error err;
 
 	memset(out, 0, sizeof(*out));
-	if (deb_read(path, audit_member, &pa, err, sizeof(err)) != 0) {
+	if (deb_read(path, audit_member, &pa, &err) != 0) {
 		struct file_report *rep = batch_next(out);
 
 		memset(rep, 0, sizeof(*rep));
 		rep->path = xstrdup(path);
 		rep->status = REPORT_ERROR;
-		rep->message = xstrdup(err);
+		rep->message = xstrdup(err.text);
 	}
 }
 

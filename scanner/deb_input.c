@@ -79,11 +79,11 @@ static struct archive *open_member(struct member_stream *ms)
 	return a;
 }
 
-static int fail(char *err, size_t errlen, const char *what, struct archive *a)
+/* WHAT, with libarchive's reason when it has one. */
+static int fail(struct elfcet_error *err, const char *what, struct archive *a)
 {
-	snprintf(err, errlen, "%s%s%s", what, a && archive_error_string(a) ? ": " : "",
-		 a && archive_error_string(a) ? archive_error_string(a) : "");
-	return -1;
+	return error_set(err, "%s%s%s", what, a && archive_error_string(a) ? ": " : "",
+			 a && archive_error_string(a) ? archive_error_string(a) : "");
 }
 
 /* Copies the value of FIELD ("Package") from the control file TEXT into OUT. */
@@ -107,8 +107,7 @@ static void control_field(const char *text, const char *field, char *out, size_t
 	}
 }
 
-static int read_control(struct member_stream *ms, struct deb_package *pkg, char *err,
-			size_t errlen)
+static int read_control(struct member_stream *ms, struct deb_package *pkg, struct elfcet_error *err)
 {
 	struct archive *a = open_member(ms);
 	struct archive_entry *e;
@@ -116,7 +115,7 @@ static int read_control(struct member_stream *ms, struct deb_package *pkg, char 
 	int rc = -1;
 
 	if (!a)
-		return fail(err, errlen, "cannot read control archive", ms->outer);
+		return fail(err, "cannot read control archive", ms->outer);
 	while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 		la_ssize_t n;
@@ -133,14 +132,14 @@ static int read_control(struct member_stream *ms, struct deb_package *pkg, char 
 		break;
 	}
 	if (rc != 0)
-		fail(err, errlen, "no Package and Version in the control file", NULL);
+		fail(err, "no Package and Version in the control file", NULL);
 	archive_read_free(a);
 	return rc;
 }
 
 /* The member's contents when it starts like an ELF file, else NULL (*SIZE 0). */
 static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e, size_t *size,
-				      char *err, size_t errlen, bool *failed)
+				      struct elfcet_error *err, bool *failed)
 {
 	unsigned char magic[SELFMAG], *image;
 	size_t want, got = SELFMAG;
@@ -150,7 +149,7 @@ static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e
 	n = archive_read_data(a, magic, sizeof(magic));
 	if (n < 0) {
 		*failed = true;
-		fail(err, errlen, "cannot read data archive", a);
+		fail(err, "cannot read data archive", a);
 		return NULL;
 	}
 	if (n < SELFMAG || memcmp(magic, ELFMAG, SELFMAG) != 0)
@@ -158,14 +157,14 @@ static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e
 	want = (size_t)archive_entry_size(e);
 	if (!archive_entry_size_is_set(e) || want < SELFMAG || want > MEMBER_MAX) {
 		*failed = true;
-		snprintf(err, errlen, "%s: member size unknown or too large",
-			 archive_entry_pathname(e));
+		error_set(err, "%s: member size unknown or too large",
+			  archive_entry_pathname(e));
 		return NULL;
 	}
 	image = malloc(want);   /* the member's size, bounded above: its own error */
 	if (!image) {
 		*failed = true;
-		snprintf(err, errlen, "%s: out of memory", archive_entry_pathname(e));
+		error_set(err, "%s: out of memory", archive_entry_pathname(e));
 		return NULL;
 	}
 	memcpy(image, magic, SELFMAG);
@@ -174,7 +173,7 @@ static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e
 	if (got < want) {
 		free(image);
 		*failed = true;
-		fail(err, errlen, "data archive ends inside a member", a);
+		fail(err, "data archive ends inside a member", a);
 		return NULL;
 	}
 	*size = want;
@@ -182,7 +181,7 @@ static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e
 }
 
 static int read_data(struct member_stream *ms, const struct deb_package *pkg, deb_file_fn fn,
-		     void *ctx, char *err, size_t errlen)
+		     void *ctx, struct elfcet_error *err)
 {
 	struct archive *a = open_member(ms);
 	struct archive_entry *e;
@@ -191,7 +190,7 @@ static int read_data(struct member_stream *ms, const struct deb_package *pkg, de
 	int r;
 
 	if (!a)
-		return fail(err, errlen, "cannot read data archive", ms->outer);
+		return fail(err, "cannot read data archive", ms->outer);
 	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 		unsigned char *image;
@@ -203,21 +202,21 @@ static int read_data(struct member_stream *ms, const struct deb_package *pkg, de
 		if (name[0] == '.' && name[1] == '/')
 			name++;
 		snprintf(path, sizeof(path), "%s%s", name[0] == '/' ? "" : "/", name);
-		image = read_elf_member(a, e, &size, err, errlen, &failed);
+		image = read_elf_member(a, e, &size, err, &failed);
 		if (failed)
 			break;
 		if (image)
 			fn(pkg, path, image, size, ctx);
 	}
 	if (!failed && r != ARCHIVE_EOF) {
-		fail(err, errlen, "cannot read data archive", a);
+		fail(err, "cannot read data archive", a);
 		failed = true;
 	}
 	archive_read_free(a);
 	return failed ? -1 : 0;
 }
 
-int deb_read(const char *path, deb_file_fn fn, void *ctx, char *err, size_t errlen)
+int deb_read(const char *path, deb_file_fn fn, void *ctx, struct elfcet_error *err)
 {
 	struct member_stream *ms = xmalloc(sizeof(*ms));
 	struct deb_package pkg = { .name = "" };
@@ -228,11 +227,11 @@ int deb_read(const char *path, deb_file_fn fn, void *ctx, char *err, size_t errl
 	ms->outer = archive_read_new();
 	if (!ms->outer) {
 		free(ms);
-		return fail(err, errlen, "out of memory", NULL);
+		return fail(err, "out of memory", NULL);
 	}
 	archive_read_support_format_ar(ms->outer);
 	if (archive_read_open_filename(ms->outer, path, 64 * 1024) != ARCHIVE_OK) {
-		rc = fail(err, errlen, "cannot open package", ms->outer);
+		rc = fail(err, "cannot open package", ms->outer);
 		goto out;
 	}
 	while (rc == 0 && (r = archive_read_next_header(ms->outer, &e)) == ARCHIVE_OK) {
@@ -241,21 +240,21 @@ int deb_read(const char *path, deb_file_fn fn, void *ctx, char *err, size_t errl
 		if (!name)
 			continue;
 		if (strncmp(name, "control.tar", 11) == 0) {
-			rc = read_control(ms, &pkg, err, errlen);
+			rc = read_control(ms, &pkg, err);
 			control = rc == 0;
 		} else if (strncmp(name, "data.tar", 8) == 0) {
 			if (!control) {
-				rc = fail(err, errlen, "data archive before the control archive", NULL);
+				rc = fail(err, "data archive before the control archive", NULL);
 				break;
 			}
-			rc = read_data(ms, &pkg, fn, ctx, err, errlen);
+			rc = read_data(ms, &pkg, fn, ctx, err);
 			data = true;
 		}
 	}
 	if (rc == 0 && r != ARCHIVE_EOF)
-		rc = fail(err, errlen, "cannot read package", ms->outer);
+		rc = fail(err, "cannot read package", ms->outer);
 	else if (rc == 0 && !data)
-		rc = fail(err, errlen, "no data archive in the package", NULL);
+		rc = fail(err, "no data archive in the package", NULL);
 out:
 	archive_read_free(ms->outer);
 	free(ms);

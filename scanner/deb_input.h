@@ -5,6 +5,8 @@
 #ifndef ELFCET_DEB_INPUT_H
 #define ELFCET_DEB_INPUT_H
 
+#include "util/error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,6 +28,6 @@ typedef void (*deb_file_fn)(const struct deb_package *pkg, const char *install_p
 
 /* Reads PATH. 0, or -1 with ERR saying what is wrong with the package (files passed before
  * the problem was met stay passed). */
-int deb_read(const char *path, deb_file_fn fn, void *ctx, char *err, size_t errlen);
+int deb_read(const char *path, deb_file_fn fn, void *ctx, struct elfcet_error *err);
 
 #endif

@@ -48,8 +48,8 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/report/report_summary.c \
 	scanner/report/report_text.c \
 	scanner/util/byteorder.h \
+	scanner/util/error.c scanner/util/error.h \
 	scanner/util/install_dirs.c scanner/util/install_dirs.h \
-	scanner/util/message.c scanner/util/message.h \
 	scanner/util/text_arena.c scanner/util/text_arena.h \
 	scanner/util/xalloc.c scanner/util/xalloc.h \
 	scanner/util/text_build.h

@@ -60,7 +60,7 @@ static char *content_of(char *line)
 }
 
 static int parse_catalogue_line(struct rule_set *rs, char *text, const char *path,
-				unsigned lineno, char *err, size_t errlen)
+				unsigned lineno, struct elfcet_error *err)
 {
 	char *id = strtok(text, " \t");
 	char *sev = strtok(NULL, " \t");
@@ -69,12 +69,12 @@ static int parse_catalogue_line(struct rule_set *rs, char *text, const char *pat
 	enum severity s;
 
 	if (!id || !sev || !severity_parse(sev, &s)) {
-		snprintf(err, errlen, "%s:%u: expected 'RULE-ID SEVERITY DESCRIPTION'", path,
-			 lineno);
+		error_set(err, "%s:%u: expected 'RULE-ID SEVERITY DESCRIPTION'", path,
+			  lineno);
 		return -1;
 	}
 	if (rules_find(rs, id)) {
-		snprintf(err, errlen, "%s:%u: rule %s listed twice", path, lineno, id);
+		error_set(err, "%s:%u: rule %s listed twice", path, lineno, id);
 		return -1;
 	}
 	ARRAY_RESERVE(rs->rules, rs->cap, rs->count + 1);
@@ -85,7 +85,7 @@ static int parse_catalogue_line(struct rule_set *rs, char *text, const char *pat
 	return 0;
 }
 
-static int load_catalogue(struct rule_set *rs, const char *path, char *err, size_t errlen)
+static int load_catalogue(struct rule_set *rs, const char *path, struct elfcet_error *err)
 {
 	unsigned lineno = 0;
 	char *line = NULL;
@@ -95,8 +95,8 @@ static int load_catalogue(struct rule_set *rs, const char *path, char *err, size
 
 	f = fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open the rule catalogue: %s", path,
-			 strerror(errno));
+		error_set(err, "%s: cannot open the rule catalogue: %s", path,
+			  strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && getline(&line, &cap, f) >= 0) {
@@ -104,14 +104,14 @@ static int load_catalogue(struct rule_set *rs, const char *path, char *err, size
 
 		lineno++;
 		if (text)
-			rc = parse_catalogue_line(rs, text, path, lineno, err, errlen);
+			rc = parse_catalogue_line(rs, text, path, lineno, err);
 	}
 	free(line);
 	fclose(f);
 	return rc;
 }
 
-static int load_list(struct name_list *list, const char *path, char *err, size_t errlen)
+static int load_list(struct name_list *list, const char *path, struct elfcet_error *err)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -119,7 +119,7 @@ static int load_list(struct name_list *list, const char *path, char *err, size_t
 
 	f = fopen(path, "r");
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		error_set(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	while (getline(&line, &cap, f) >= 0) {
@@ -135,15 +135,15 @@ static int load_list(struct name_list *list, const char *path, char *err, size_t
 	return 0;
 }
 
-static int load_lists(struct rule_set *rs, const char *dir, char *err, size_t errlen)
+static int load_lists(struct rule_set *rs, const char *dir, struct elfcet_error *err)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int rc = 0;
 
 	if (!d) {
-		snprintf(err, errlen, "%s: cannot open the rules directory: %s", dir,
-			 strerror(errno));
+		error_set(err, "%s: cannot open the rules directory: %s", dir,
+			  strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && (de = readdir(d)) != NULL) {
@@ -158,14 +158,14 @@ static int load_lists(struct rule_set *rs, const char *dir, char *err, size_t er
 		n = &rs->lists[rs->nlists++];
 		memset(n, 0, sizeof(*n));
 		n->name = xstrndup(de->d_name, len - 5);
-		rc = load_list(n, path, err, errlen);
+		rc = load_list(n, path, err);
 		free(path);
 	}
 	closedir(d);
 	return rc;
 }
 
-int rules_load(const char *dir, struct rule_set *rs, char *err, size_t errlen)
+int rules_load(const char *dir, struct rule_set *rs, struct elfcet_error *err)
 {
 	char *path;
 	int rc;
@@ -173,10 +173,10 @@ int rules_load(const char *dir, struct rule_set *rs, char *err, size_t errlen)
 	memset(rs, 0, sizeof(*rs));
 	rs->dir = xstrdup(dir);
 	path = xasprintf("%s/catalogue.rules", dir);
-	rc = load_catalogue(rs, path, err, errlen);
+	rc = load_catalogue(rs, path, err);
 	free(path);
 	if (rc == 0)
-		rc = load_lists(rs, dir, err, errlen);
+		rc = load_lists(rs, dir, err);
 	if (rc != 0)
 		rules_free(rs);
 	return rc;

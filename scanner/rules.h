@@ -5,6 +5,7 @@
 #define ELFCET_RULES_H
 
 #include "problem.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,7 +32,7 @@ struct rule_set {
 
 /* Loads DIR/catalogue.rules and every DIR/NAME.list. 0, or -1 with ERR naming the file
  * and line. */
-int rules_load(const char *dir, struct rule_set *rs, char *err, size_t errlen);
+int rules_load(const char *dir, struct rule_set *rs, struct elfcet_error *err);
 void rules_free(struct rule_set *rs);
 
 /* The rule's entry, or NULL when the catalogue does not list it. */

@@ -40,8 +40,8 @@ static void test_reads_violations_and_summaries(void **state)
 		  "{\"event\":\"summary\",\"pid\":7,\"calls\":10,\"returns\":9,\"tracked_branches\":5,"
 		  "\"ibt\":3,\"shstk\":0,\"shstk-unwind\":1}\n");
 	struct dynrun_log log;
-	char err[256];
-	assert_int_equal(dynrun_log_read(path, &log, err, sizeof(err)), 0);
+	struct elfcet_error err;
+	assert_int_equal(dynrun_log_read(path, &log, &err), 0);
 	unlink(path);
 	assert_int_equal(log.processes, 1);
 	assert_int_equal(log.count, 2);
@@ -69,8 +69,8 @@ static void test_violations_without_summary_still_count(void **state)
 		  "{\"event\":\"violation\",\"kind\":\"shstk\",\"pid\":7,\"tid\":7,\"src\":1,\"dst\":2}\n"
 		  "{\"event\":\"abort\",\"pid\":7,\"kind\":\"shstk\"}\n");
 	struct dynrun_log log;
-	char err[256];
-	assert_int_equal(dynrun_log_read(path, &log, err, sizeof(err)), 0);
+	struct elfcet_error err;
+	assert_int_equal(dynrun_log_read(path, &log, &err), 0);
 	unlink(path);
 	assert_true(log.aborted);
 	assert_int_equal(log.totals[DYNRUN_SHSTK], 1);
@@ -93,17 +93,17 @@ static void test_rejects_bad_lines(void **state)
 		snprintf(text, sizeof(text), "{\"event\":\"start\",\"pid\":1}\n%s", bad[i]);
 		write_log(text);
 		struct dynrun_log log;
-		char err[256];
-		assert_int_equal(dynrun_log_read(path, &log, err, sizeof(err)), -1);
-		assert_non_null(strstr(err, path));
-		assert_non_null(strstr(err, "line 2"));
+		struct elfcet_error err;
+		assert_int_equal(dynrun_log_read(path, &log, &err), -1);
+		assert_non_null(strstr(err.text, path));
+		assert_non_null(strstr(err.text, "line 2"));
 		unlink(path);
 		dynrun_log_free(&log);
 	}
 	struct dynrun_log log;
-	char err[256];
-	assert_int_equal(dynrun_log_read("/nonexistent/raw.json", &log, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/nonexistent/raw.json"));
+	struct elfcet_error err;
+	assert_int_equal(dynrun_log_read("/nonexistent/raw.json", &log, &err), -1);
+	assert_non_null(strstr(err.text, "/nonexistent/raw.json"));
 }
 
 static void test_escape_option(void **state)

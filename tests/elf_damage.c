@@ -157,10 +157,10 @@ static void load(struct image *im, const char *path)
 {
 	struct property_note pn;
 	struct elf_model m;
-	char msg[256];
+	struct elfcet_error msg;
 
-	if (elf_model_open(&m, path, msg, sizeof(msg)) != ELF_OPEN_OK) {
-		fprintf(stderr, "elf-damage: %s: %s\n", path, msg);
+	if (elf_model_open(&m, path, &msg) != ELF_OPEN_OK) {
+		fprintf(stderr, "elf-damage: %s: %s\n", path, msg.text);
 		exit(2);
 	}
 	if (!property_note_find(&m, &pn) || pn.source != PROPERTY_SOURCE_PT_GNU_PROPERTY)

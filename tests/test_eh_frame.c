@@ -101,10 +101,10 @@ static void the_fdes_of_this_program_cover_its_functions(void **state)
 	uintptr_t bias = 0;
 	uint64_t here;
 	bool covered = false;
-	char msg[128];
+	struct elfcet_error msg;
 
 	(void)state;
-	assert_int_equal(elf_model_open(&m, "/proc/self/exe", msg, sizeof(msg)), ELF_OPEN_OK);
+	assert_int_equal(elf_model_open(&m, "/proc/self/exe", &msg), ELF_OPEN_OK);
 	eh_frame_load(&m, &fdes, &count);
 	elf_model_close(&m);
 	dl_iterate_phdr(main_bias, &bias);

@@ -27,19 +27,19 @@ struct planned {
 	struct elf_model orig, result;
 	struct mark_plan plan;
 	int rc;
-	char err[256];
+	struct elfcet_error err;
 };
 
 static void plan_file(struct planned *p, const struct test_elf *spec, uint32_t set,
 		      uint32_t clear)
 {
 	struct mark_request req = { set, clear };
-	char msg[256];
+	struct elfcet_error msg;
 
 	memset(p, 0, sizeof(*p));
 	p->orig_path = test_elf_write(spec);
-	assert_int_equal(elf_model_open(&p->orig, p->orig_path, msg, sizeof(msg)), ELF_OPEN_OK);
-	p->rc = mark_plan_make(&p->orig, &req, &p->plan, p->err, sizeof(p->err));
+	assert_int_equal(elf_model_open(&p->orig, p->orig_path, &msg), ELF_OPEN_OK);
+	p->rc = mark_plan_make(&p->orig, &req, &p->plan, &p->err);
 	if (p->rc == 0 && p->plan.image) {
 		int fd;
 
@@ -48,7 +48,7 @@ static void plan_file(struct planned *p, const struct test_elf *spec, uint32_t s
 		assert_true(fd >= 0);
 		assert_int_equal(write(fd, p->plan.image, p->plan.size), (ssize_t)p->plan.size);
 		close(fd);
-		assert_int_equal(elf_model_open(&p->result, p->new_path, msg, sizeof(msg)),
+		assert_int_equal(elf_model_open(&p->result, p->new_path, &msg),
 				 ELF_OPEN_OK);
 	}
 }
@@ -373,20 +373,20 @@ static void test_damaged_notes_are_refused(void **state)
 	unsorted.notes[0].props[1] = t;
 	plan_file(&p, &unsorted, FEATURE_1_SHSTK, 0);
 	assert_int_equal(p.rc, -1);
-	assert_non_null(strstr(p.err, "out of order"));
+	assert_non_null(strstr(p.err.text, "out of order"));
 	assert_null(p.plan.image);
 	planned_free(&p);
 
 	overrun.notes[0].descsz = 200;
 	plan_file(&p, &overrun, FEATURE_1_SHSTK, 0);
 	assert_int_equal(p.rc, -1);
-	assert_non_null(strstr(p.err, "descsz"));
+	assert_non_null(strstr(p.err.text, "descsz"));
 	planned_free(&p);
 
 	bad_f1.notes[0].props[0].datasz = 8;
 	plan_file(&p, &bad_f1, FEATURE_1_SHSTK, 0);
 	assert_int_equal(p.rc, -1);
-	assert_non_null(strstr(p.err, "FEATURE_1_AND"));
+	assert_non_null(strstr(p.err.text, "FEATURE_1_AND"));
 	planned_free(&p);
 }
 
@@ -397,12 +397,12 @@ static void test_idempotent(void **state)
 	struct mark_request req = { FEATURE_1_IBT, 0 };
 	struct mark_plan again;
 	struct planned p;
-	char err[256];
+	struct elfcet_error err;
 
 	(void)state;
 	plan_file(&p, &e, FEATURE_1_IBT, 0);
 	assert_int_equal(p.rc, 0);
-	assert_int_equal(mark_plan_make(&p.result, &req, &again, err, sizeof(err)), 0);
+	assert_int_equal(mark_plan_make(&p.result, &req, &again, &err), 0);
 	assert_int_equal(again.layout, MARK_LAYOUT_UNCHANGED);
 	mark_plan_free(&again);
 	planned_free(&p);

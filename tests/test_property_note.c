@@ -175,12 +175,12 @@ static struct rule_set rules;
 
 static int load_rules(void **state)
 {
-	char err[256];
+	struct elfcet_error err;
 	const char *dir = getenv("ELFCET_RULES_DIR");
 
 	(void)state;
-	if (rules_load(dir ? dir : "rules", &rules, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s\n", err);
+	if (rules_load(dir ? dir : "rules", &rules, &err) != 0) {
+		fprintf(stderr, "%s\n", err.text);
 		return -1;
 	}
 	return 0;
@@ -213,11 +213,11 @@ struct checked_file {
 
 static void open_case(const struct test_elf *spec, struct checked_file *cf)
 {
-	char msg[256];
+	struct elfcet_error msg;
 
 	memset(cf, 0, sizeof(*cf));
 	cf->path = test_elf_write(spec);
-	assert_int_equal(elf_model_open(&cf->m, cf->path, msg, sizeof(msg)), ELF_OPEN_OK);
+	assert_int_equal(elf_model_open(&cf->m, cf->path, &msg), ELF_OPEN_OK);
 	property_check(&cf->m, &rules, &cf->rep, &cf->problems);
 }
 

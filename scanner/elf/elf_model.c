@@ -22,16 +22,18 @@ static void libelf_init(void)
 	elf_version(EV_CURRENT);
 }
 
-static enum elf_open_status fail(char *msg, size_t msglen, enum elf_open_status st,
+/* Status ST, with ERR saying why. */
+static enum elf_open_status fail(struct elfcet_error *err, enum elf_open_status st,
+				 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static enum elf_open_status fail(struct elfcet_error *err, enum elf_open_status st,
 				 const char *fmt, ...)
 {
 	va_list ap;
 
-	if (msg && msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	error_setv(err, fmt, ap);
+	va_end(ap);
 	return st;
 }
 
@@ -111,47 +113,47 @@ const struct elf_section *elf_model_section_named(const struct elf_model *m, con
 	return NULL;
 }
 
-static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t msglen)
+static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_error *err)
 {
 	GElf_Ehdr eh;
 	const char *why;
 	size_t i;
 
 	if (elf_kind(m->elf) != ELF_K_ELF)
-		return fail(msg, msglen, ELF_OPEN_ERROR, "damaged ELF header");
+		return fail(err, ELF_OPEN_ERROR, "damaged ELF header");
 	if (!gelf_getehdr(m->elf, &eh))
-		return fail(msg, msglen, ELF_OPEN_ERROR, "damaged ELF header: %s",
+		return fail(err, ELF_OPEN_ERROR, "damaged ELF header: %s",
 			    elf_errmsg(-1));
 	m->elf_class = gelf_getclass(m->elf);
 	m->machine = eh.e_machine;
 	m->e_type = eh.e_type;
 	m->entry = eh.e_entry;
 	if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
-		return fail(msg, msglen, ELF_OPEN_SKIPPED, "big-endian ELF: not x86, skipped");
+		return fail(err, ELF_OPEN_SKIPPED, "big-endian ELF: not x86, skipped");
 	if (!(m->elf_class == ELFCLASS64 && m->machine == EM_X86_64) &&
 	    !(m->elf_class == ELFCLASS32 && m->machine == EM_386)) {
 		if (m->elf_class == ELFCLASS32 && m->machine == EM_X86_64)
-			return fail(msg, msglen, ELF_OPEN_SKIPPED, "x32 ABI: skipped");
-		return fail(msg, msglen, ELF_OPEN_SKIPPED,
+			return fail(err, ELF_OPEN_SKIPPED, "x32 ABI: skipped");
+		return fail(err, ELF_OPEN_SKIPPED,
 			    "machine %s (%u), ELFCLASS%d: not x86, skipped",
 			    elf_machine_name(m->machine), m->machine,
 			    m->elf_class == ELFCLASS64 ? 64 : 32);
 	}
 	why = elf_type_problem(m->e_type);
 	if (why)
-		return fail(msg, msglen, ELF_OPEN_SKIPPED, "%s", why);
+		return fail(err, ELF_OPEN_SKIPPED, "%s", why);
 
 	if (elf_getphdrnum(m->elf, &m->phnum) != 0)
-		return fail(msg, msglen, ELF_OPEN_ERROR, "damaged program header table: %s",
+		return fail(err, ELF_OPEN_ERROR, "damaged program header table: %s",
 			    elf_errmsg(-1));
 	if (m->phnum) {
 		m->phdrs = calloc(m->phnum, sizeof(*m->phdrs));
 		if (!m->phdrs)
-			return fail(msg, msglen, ELF_OPEN_ERROR, "out of memory");
+			return fail(err, ELF_OPEN_ERROR, "out of memory");
 	}
 	for (i = 0; i < m->phnum; i++) {
 		if (!gelf_getphdr(m->elf, (int)i, &m->phdrs[i]))
-			return fail(msg, msglen, ELF_OPEN_ERROR,
+			return fail(err, ELF_OPEN_ERROR,
 				    "program header table lies outside the file");
 	}
 	/* A damaged section header table is reported by the analyses that need it;
@@ -160,7 +162,7 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 	    elf_getshdrstrndx(m->elf, &m->shstrndx) != 0)
 		m->shnum = 0;
 	if (!index_sections(m))
-		return fail(msg, msglen, ELF_OPEN_ERROR, "out of memory");
+		return fail(err, ELF_OPEN_ERROR, "out of memory");
 
 	for (i = 0; i < m->phnum; i++) {
 		if (m->phdrs[i].p_type == PT_INTERP && !m->interp)
@@ -173,7 +175,7 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 
 		if (ph->p_type == PT_LOAD && (ph->p_offset > m->size ||
 					      ph->p_filesz > m->size - ph->p_offset))
-			return fail(msg, msglen, ELF_OPEN_ERROR,
+			return fail(err, ELF_OPEN_ERROR,
 				    "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
 				    "bytes) runs past the end of the file (%zu bytes)",
 				    i, (unsigned long long)ph->p_offset,
@@ -184,18 +186,18 @@ static enum elf_open_status load_headers(struct elf_model *m, char *msg, size_t 
 }
 
 /* Checks what libelf cannot: the class byte and a whole ELF header; then the headers. */
-static enum elf_open_status open_image(struct elf_model *m, char *msg, size_t msglen)
+static enum elf_open_status open_image(struct elf_model *m, struct elfcet_error *err)
 {
 	enum elf_open_status st;
 
 	if (!m->data || m->size < EI_NIDENT)
-		return fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header");
+		return fail(err, ELF_OPEN_ERROR, "truncated ELF header");
 	if (m->data[EI_CLASS] != ELFCLASS32 && m->data[EI_CLASS] != ELFCLASS64)
-		return fail(msg, msglen, ELF_OPEN_ERROR, "bad ELF class byte %u", m->data[EI_CLASS]);
+		return fail(err, ELF_OPEN_ERROR, "bad ELF class byte %u", m->data[EI_CLASS]);
 	if (m->size < (m->data[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		return fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)",
+		return fail(err, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)",
 			    m->size);
-	st = load_headers(m, msg, msglen);
+	st = load_headers(m, err);
 	if (st != ELF_OPEN_OK) {
 		free(m->phdrs);
 		free(m->sections);
@@ -208,7 +210,7 @@ static enum elf_open_status open_image(struct elf_model *m, char *msg, size_t ms
 /* Opens PATH without blocking (a FIFO or a device must not hang the audit) and keeps
  * only regular files that start with the ELF magic. */
 static enum elf_open_status open_regular(const char *path, int *fdp, struct stat *sb,
-					 char *msg, size_t msglen)
+					 struct elfcet_error *err)
 {
 	unsigned char magic[EI_CLASS + 1];
 	enum elf_open_status st;
@@ -217,33 +219,33 @@ static enum elf_open_status open_regular(const char *path, int *fdp, struct stat
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot open: %s", strerror(errno));
+		return fail(err, ELF_OPEN_ERROR, "cannot open: %s", strerror(errno));
 	if (fstat(fd, sb) != 0) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "cannot stat: %s", strerror(errno));
+		st = fail(err, ELF_OPEN_ERROR, "cannot stat: %s", strerror(errno));
 		goto out_close;
 	}
 	if (S_ISDIR(sb->st_mode)) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "is a directory");
+		st = fail(err, ELF_OPEN_ERROR, "is a directory");
 		goto out_close;
 	}
 	if (!S_ISREG(sb->st_mode)) {
-		st = fail(msg, msglen, ELF_OPEN_NOT_ELF, "not a regular file");
+		st = fail(err, ELF_OPEN_NOT_ELF, "not a regular file");
 		goto out_close;
 	}
 	/* Looking at the magic first keeps non-ELF files (scripts, data) cheap. */
 	n = pread(fd, magic, sizeof(magic), 0);
 	if (n < 0) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s", strerror(errno));
+		st = fail(err, ELF_OPEN_ERROR, "cannot read: %s", strerror(errno));
 		goto out_close;
 	}
 	if (n < SELFMAG || memcmp(magic, ELFMAG, SELFMAG) != 0) {
-		st = fail(msg, msglen, ELF_OPEN_NOT_ELF, "not an ELF file");
+		st = fail(err, ELF_OPEN_NOT_ELF, "not an ELF file");
 		goto out_close;
 	}
 	if (n < (ssize_t)sizeof(magic) || (uint64_t)sb->st_size < (magic[EI_CLASS] == ELFCLASS64
 								 ? sizeof(Elf64_Ehdr)
 								 : sizeof(Elf32_Ehdr))) {
-		st = fail(msg, msglen, ELF_OPEN_ERROR, "truncated ELF header (%lld bytes)",
+		st = fail(err, ELF_OPEN_ERROR, "truncated ELF header (%lld bytes)",
 			  (long long)sb->st_size);
 		goto out_close;
 	}
@@ -254,8 +256,7 @@ out_close:
 	return st;
 }
 
-enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
-				    size_t msglen)
+enum elf_open_status elf_model_open(struct elf_model *m, const char *path, struct elfcet_error *err)
 {
 	enum elf_open_status st;
 	struct stat sb;
@@ -264,7 +265,7 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char 
 	pthread_once(&libelf_once, libelf_init);
 	memset(m, 0, sizeof(*m));
 	m->path = path;
-	st = open_regular(path, &fd, &sb, msg, msglen);
+	st = open_regular(path, &fd, &sb, err);
 	if (st != ELF_OPEN_OK) {
 		memset(m, 0, sizeof(*m));
 		return st;
@@ -272,10 +273,10 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char 
 	m->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!m->elf) {
 		close(fd);
-		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot map: %s", elf_errmsg(-1));
+		return fail(err, ELF_OPEN_ERROR, "cannot map: %s", elf_errmsg(-1));
 	}
 	m->data = (const unsigned char *)elf_rawfile(m->elf, &m->size);
-	st = open_image(m, msg, msglen);
+	st = open_image(m, err);
 	/* libelf's mapping stays valid without the descriptor. */
 	close(fd);
 	if (st != ELF_OPEN_OK) {
@@ -286,8 +287,8 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char 
 }
 
 enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
-					   const unsigned char *data, size_t size, char *msg,
-					   size_t msglen)
+					   const unsigned char *data, size_t size,
+					   struct elfcet_error *err)
 {
 	enum elf_open_status st;
 
@@ -295,14 +296,14 @@ enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name
 	memset(m, 0, sizeof(*m));
 	m->path = name;
 	if (size < SELFMAG || memcmp(data, ELFMAG, SELFMAG) != 0)
-		return fail(msg, msglen, ELF_OPEN_NOT_ELF, "not an ELF file");
+		return fail(err, ELF_OPEN_NOT_ELF, "not an ELF file");
 	/* libelf only reads the image (ELF_C_READ): the cast drops no promise. */
 	m->elf = elf_memory((char *)data, size);
 	if (!m->elf)
-		return fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s", elf_errmsg(-1));
+		return fail(err, ELF_OPEN_ERROR, "cannot read: %s", elf_errmsg(-1));
 	m->data = data;
 	m->size = size;
-	st = open_image(m, msg, msglen);
+	st = open_image(m, err);
 	if (st != ELF_OPEN_OK) {
 		elf_end(m->elf);
 		memset(m, 0, sizeof(*m));
@@ -310,8 +311,7 @@ enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name
 	return st;
 }
 
-enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, char *msg,
-					 size_t msglen)
+enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, struct elfcet_error *err)
 {
 	enum elf_open_status st;
 	unsigned char *copy;
@@ -321,13 +321,13 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 
 	pthread_once(&libelf_once, libelf_init);
 	memset(m, 0, sizeof(*m));
-	st = open_regular(path, &fd, &sb, msg, msglen);
+	st = open_regular(path, &fd, &sb, err);
 	if (st != ELF_OPEN_OK)
 		return st;
 	copy = malloc(sb.st_size ? (size_t)sb.st_size : 1);
 	if (!copy) {
 		close(fd);
-		return fail(msg, msglen, ELF_OPEN_ERROR, "out of memory for %lld bytes",
+		return fail(err, ELF_OPEN_ERROR, "out of memory for %lld bytes",
 			    (long long)sb.st_size);
 	}
 	/* A file cut short by another process while it is read is an error, not a signal. */
@@ -337,9 +337,9 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			st = n < 0 ? fail(msg, msglen, ELF_OPEN_ERROR, "cannot read: %s",
+			st = n < 0 ? fail(err, ELF_OPEN_ERROR, "cannot read: %s",
 					  strerror(errno))
-				   : fail(msg, msglen, ELF_OPEN_ERROR, "the file shrank while "
+				   : fail(err, ELF_OPEN_ERROR, "the file shrank while "
 						  "being read (%zu of %lld bytes)", got,
 						  (long long)sb.st_size);
 			close(fd);
@@ -349,7 +349,7 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 		got += (size_t)n;
 	}
 	close(fd);
-	st = elf_model_open_memory(m, path, copy, got, msg, msglen);
+	st = elf_model_open_memory(m, path, copy, got, err);
 	if (st != ELF_OPEN_OK) {
 		free(copy);
 		return st;

@@ -7,6 +7,7 @@
 #define ELFCET_ELF_MODEL_H
 
 #include "util/byteorder.h"
+#include "util/error.h"
 
 #include <gelf.h>
 #include <stdbool.h>
@@ -57,19 +58,19 @@ struct elf_model {
 	bool has_dynamic;
 };
 
-/* Opens PATH. On anything but ELF_OPEN_OK the model holds nothing to close and MSG (if
+/* Opens PATH. On anything but ELF_OPEN_OK the model holds nothing to close and ERR (if
  * not NULL) says why in a few words, without the path. */
-enum elf_open_status elf_model_open(struct elf_model *m, const char *path, char *msg,
-				    size_t msglen);
+enum elf_open_status elf_model_open(struct elf_model *m, const char *path,
+				    struct elfcet_error *err);
 /* The same over SIZE bytes at DATA, which the caller keeps alive and unchanged until
  * elf_model_close; NAME is only for messages. */
 enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
-					   const unsigned char *data, size_t size, char *msg,
-					   size_t msglen);
+					   const unsigned char *data, size_t size,
+					   struct elfcet_error *err);
 /* Opens PATH from a copy read into memory: nothing maps the file, so another process
  * truncating it cannot raise SIGBUS (elfcet mark reads files this way). */
-enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, char *msg,
-					 size_t msglen);
+enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path,
+					 struct elfcet_error *err);
 void elf_model_close(struct elf_model *m);
 
 /* Pointer to LEN bytes at file offset OFF, or NULL when they are not all in the file. */

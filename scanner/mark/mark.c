@@ -5,7 +5,7 @@
 
 #include "property/gnu_property.h"
 #include "mark/mark_view.h"
-#include "util/message.h"
+#include "util/error.h"
 #include "mark/mark_write.h"
 #include "verdict.h"
 
@@ -23,7 +23,7 @@ static enum mark_status failed(struct mark_result *res, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(res->message, sizeof(res->message), fmt, ap);
+	error_setv(&res->error, fmt, ap);
 	va_end(ap);
 	res->status = MARK_FAILED;
 	return MARK_FAILED;
@@ -31,7 +31,7 @@ static enum mark_status failed(struct mark_result *res, const char *fmt, ...)
 
 static enum mark_status unsafe(struct mark_result *res, const char *why)
 {
-	snprintf(res->message, sizeof(res->message), "%s; not touched", why);
+	error_set(&res->error, "%s; not touched", why);
 	res->status = MARK_UNSAFE;
 	return MARK_UNSAFE;
 }
@@ -75,22 +75,22 @@ struct verify_ctx {
 };
 
 /* The written file, read back into memory, as the loaders would see it. */
-static int verify_view(const char *tmp, const struct verify_ctx *ctx, char *err, size_t errlen)
+static int verify_view(const char *tmp, const struct verify_ctx *ctx, struct elfcet_error *err)
 {
 	struct elf_model after;
-	char msg[256];
+	struct elfcet_error msg;
 	int rc;
 
-	if (elf_model_open_copy(&after, tmp, msg, sizeof(msg)) != ELF_OPEN_OK)
-		return fail(err, errlen, "the result does not read back: %s", msg);
-	rc = mark_view_compare(ctx->before, &after, &ctx->res->plan, err, errlen);
+	if (elf_model_open_copy(&after, tmp, &msg) != ELF_OPEN_OK)
+		return error_set(err, "the result does not read back: %s", msg.text);
+	rc = mark_view_compare(ctx->before, &after, &ctx->res->plan, err);
 	elf_model_close(&after);
 	return rc;
 }
 
 /* The result, re-read and re-audited, must carry exactly the planned bits, the same
  * ISA_1_NEEDED, the same verdict inputs, and no marking problem the original did not have. */
-static int verify_written(const char *tmp, void *p, char *err, size_t errlen)
+static int verify_written(const char *tmp, void *p, struct elfcet_error *err)
 {
 	const struct verify_ctx *ctx = p;
 	const struct file_report *before = &ctx->res->audit;
@@ -101,37 +101,37 @@ static int verify_written(const char *tmp, void *p, char *err, size_t errlen)
 	int rc = -1;
 	size_t i;
 
-	if (verify_view(tmp, ctx, err, errlen) != 0)
+	if (verify_view(tmp, ctx, err) != 0)
 		return -1;
 	audit_file(tmp, &aopt, &after);
 	n = &after.props.note;
 	if (after.status != REPORT_AUDITED) {
-		snprintf(err, errlen, "the result does not read back: %s",
-			 after.message ? after.message : "unknown");
+		error_set(err, "the result does not read back: %s",
+			  after.message ? after.message : "unknown");
 		goto out;
 	}
 	if (n->has_feature_1_and != plan->new_present ||
 	    (plan->new_present && n->feature_1_and != plan->new_bits)) {
-		snprintf(err, errlen, "the result reads back with FEATURE_1_AND 0x%x, not 0x%x",
-			 n->has_feature_1_and ? n->feature_1_and : 0, plan->new_bits);
+		error_set(err, "the result reads back with FEATURE_1_AND 0x%x, not 0x%x",
+			  n->has_feature_1_and ? n->feature_1_and : 0, plan->new_bits);
 		goto out;
 	}
 	if (n->has_isa_1_needed != before->props.note.has_isa_1_needed ||
 	    n->isa_1_needed != before->props.note.isa_1_needed) {
-		snprintf(err, errlen, "the result's ISA_1_NEEDED differs from the original's");
+		error_set(err, "the result's ISA_1_NEEDED differs from the original's");
 		goto out;
 	}
 	if (plan->new_present && (after.props.kernel.feature_1_and != plan->new_bits ||
 				  after.props.glibc.feature_1_and != plan->new_bits)) {
-		snprintf(err, errlen, "the kernel or ld.so would read the result differently "
-				      "(kernel 0x%x, ld.so 0x%x)",
-			 after.props.kernel.feature_1_and, after.props.glibc.feature_1_and);
+		error_set(err, "the kernel or ld.so would read the result differently "
+			       "(kernel 0x%x, ld.so 0x%x)",
+			  after.props.kernel.feature_1_and, after.props.glibc.feature_1_and);
 		goto out;
 	}
 	for (i = 0; i < after.problems.count; i++) {
 		if (!has_problem(&before->problems, after.problems.items[i].rule)) {
-			snprintf(err, errlen, "the result has a new problem: %s: %s",
-				 after.problems.items[i].rule, after.problems.items[i].message);
+			error_set(err, "the result has a new problem: %s: %s",
+				  after.problems.items[i].rule, after.problems.items[i].message);
 			goto out;
 		}
 	}
@@ -143,34 +143,33 @@ out:
 
 /* The plan, before anything is written: nothing it writes is another header's, and the
  * planned file reads, for the loaders, as the original with only the CET bits changed. */
-static int check_plan(const struct elf_model *m, const struct mark_plan *plan, char *err,
-		      size_t errlen)
+static int check_plan(const struct elf_model *m, const struct mark_plan *plan,
+		      struct elfcet_error *err)
 {
 	struct elf_model after;
-	char msg[256];
+	struct elfcet_error msg;
 	int rc;
 
-	if (mark_view_plan_safe(m, plan, err, errlen) != 0)
+	if (mark_view_plan_safe(m, plan, err) != 0)
 		return -1;
-	if (elf_model_open_memory(&after, m->path, plan->image, plan->size, msg,
-				  sizeof(msg)) != ELF_OPEN_OK)
-		return fail(err, errlen, "the planned file would not read back: %s", msg);
-	rc = mark_view_compare(m, &after, plan, err, errlen);
+	if (elf_model_open_memory(&after, m->path, plan->image, plan->size, &msg) != ELF_OPEN_OK)
+		return error_set(err, "the planned file would not read back: %s", msg.text);
+	rc = mark_view_compare(m, &after, plan, err);
 	elf_model_close(&after);
 	return rc;
 }
 
 int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
-		      struct mark_plan *plan, char *err, size_t errlen)
+		      struct mark_plan *plan, struct elfcet_error *err)
 {
-	if (mark_plan_make(m, req, plan, err, errlen) != 0)
+	if (mark_plan_make(m, req, plan, err) != 0)
 		return -1;
 	if (plan->layout == MARK_LAYOUT_UNCHANGED)
 		return 0;
 	/* New bytes could land under a header that already runs past the end. */
-	if (plan->relocated && mark_view_refs_inside(m, err, errlen) != 0)
+	if (plan->relocated && mark_view_refs_inside(m, err) != 0)
 		return 1;
-	return check_plan(m, plan, err, errlen) != 0 ? 1 : 0;
+	return check_plan(m, plan, err) != 0 ? 1 : 0;
 }
 
 static bool marking_damaged(const struct file_report *audit, const struct problem **which)
@@ -197,30 +196,30 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 	struct verify_ctx ctx = { opt, res, NULL };
 	enum mark_status status;
 	struct stat st;
-	char msg[256];
+	struct elfcet_error msg;
 
 	memset(res, 0, sizeof(*res));
 	/* A symlink is followed: its target is the file that gets the new marking. */
 	res->target = realpath(path, NULL);
 	if (!res->target)
 		return failed(res, "%s", "cannot resolve the path (missing file?)");
-	if (mark_write_check_target(res->target, &st, msg, sizeof(msg)) != 0)
-		return failed(res, "%s", msg);
+	if (mark_write_check_target(res->target, &st, &msg) != 0)
+		return failed(res, "%s", msg.text);
 
 	/* Read into memory, not mapped: another process cutting the file short while it is
 	 * marked must give an error, not SIGBUS. */
-	switch (elf_model_open_copy(&m, res->target, msg, sizeof(msg))) {
+	switch (elf_model_open_copy(&m, res->target, &msg)) {
 	case ELF_OPEN_OK:
 		break;
 	case ELF_OPEN_NOT_ELF:
 		res->audit.status = REPORT_NOT_ELF;
-		return failed(res, "%s", msg);
+		return failed(res, "%s", msg.text);
 	case ELF_OPEN_SKIPPED:
 		res->audit.status = REPORT_SKIPPED;
-		return failed(res, "%s", msg);
+		return failed(res, "%s", msg.text);
 	case ELF_OPEN_ERROR:
 		res->audit.status = REPORT_ERROR;
-		return failed(res, "%s", msg);
+		return failed(res, "%s", msg.text);
 	}
 	ctx.before = &m;
 	audit_model(&m, &aopt, &res->audit);
@@ -229,14 +228,14 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 				bad->message);
 		goto out;
 	}
-	switch (mark_plan_checked(&m, &opt->req, &res->plan, msg, sizeof(msg))) {
+	switch (mark_plan_checked(&m, &opt->req, &res->plan, &msg)) {
 	case 0:
 		break;
 	case 1:
-		status = unsafe(res, msg);
+		status = unsafe(res, msg.text);
 		goto out;
 	default:
-		status = failed(res, "%s; not touched", msg);
+		status = failed(res, "%s; not touched", msg.text);
 		goto out;
 	}
 	if (res->plan.layout == MARK_LAYOUT_UNCHANGED) {
@@ -258,9 +257,8 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 		res->status = MARK_DONE;
 		goto done;
 	}
-	if (mark_write_file(res->target, &st, &res->plan, &wopt, verify_written, &ctx, msg,
-			    sizeof(msg)) != 0) {
-		status = failed(res, "%s; original kept", msg);
+	if (mark_write_file(res->target, &st, &res->plan, &wopt, verify_written, &ctx, &msg) != 0) {
+		status = failed(res, "%s; original kept", msg.text);
 		goto out;
 	}
 	res->status = MARK_DONE;

@@ -5,6 +5,7 @@
 
 #include "audit.h"
 #include "mark/mark_plan.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 
@@ -31,7 +32,7 @@ enum mark_status {
 struct mark_result {
 	enum mark_status status;
 	char *target;                /* the file actually rewritten (symlinks resolved) */
-	char message[512];           /* for FAILED and UNSAFE: why, without the file name */
+	struct elfcet_error error;   /* for FAILED and UNSAFE: why, without the file name */
 	uint32_t blocked;            /* requested bits the audit does not allow */
 	bool forced;                 /* blockers were overridden by force */
 	struct file_report audit;    /* the audit of the original: verdicts and findings */
@@ -42,7 +43,7 @@ struct mark_result {
  * is nothing to do), 1 when it would change how the file loads, -1 when the note or the
  * layout cannot be planned; ERR says why. Free PLAN with mark_plan_free either way. */
 int mark_plan_checked(const struct elf_model *m, const struct mark_request *req,
-		      struct mark_plan *plan, char *err, size_t errlen);
+		      struct mark_plan *plan, struct elfcet_error *err);
 
 /* Marks PATH as OPT says; RES is always filled (free it with mark_result_free). */
 enum mark_status mark_file(const char *path, const struct mark_options *opt,

@@ -3,7 +3,7 @@
 
 #include "mark/mark_layout.h"
 
-#include "util/message.h"
+#include "util/error.h"
 
 #include "util/byteorder.h"
 #include "property/gnu_property.h"
@@ -163,19 +163,19 @@ static void encode_shdr(unsigned char *p, bool is64, const struct raw_shdr *sh)
 
 /* The section header table as written, checked against the file; COUNT 0 when absent. */
 static int section_table(const struct elf_model *m, const struct raw_ehdr *eh,
-			 const unsigned char **table, size_t *count, char *err, size_t errlen)
+			 const unsigned char **table, size_t *count, struct elfcet_error *err)
 {
 	*table = NULL;
 	*count = 0;
 	if (eh->shoff == 0)
 		return 0;
 	if (eh->shnum == 0)
-		return fail(err, errlen, "extended section numbering is not supported");
+		return error_set(err, "extended section numbering is not supported");
 	if (eh->shentsize != shdr_size(eh->is64))
-		return fail(err, errlen, "unusual section header size %u", eh->shentsize);
+		return error_set(err, "unusual section header size %u", eh->shentsize);
 	*table = elf_model_file_bytes(m, eh->shoff, (uint64_t)eh->shnum * eh->shentsize);
 	if (!*table)
-		return fail(err, errlen, "section header table lies outside the file");
+		return error_set(err, "section header table lies outside the file");
 	*count = eh->shnum;
 	return 0;
 }
@@ -260,8 +260,8 @@ static int drop_note(const struct elf_model *m, const struct raw_ehdr *eh, long 
 }
 
 int mark_layout_in_place(const struct elf_model *m, const struct property_note *note,
-			 const struct mark_desc *desc, struct mark_plan *plan, char *err,
-			 size_t errlen)
+			 const struct mark_desc *desc, struct mark_plan *plan,
+			 struct elfcet_error *err)
 {
 	uint64_t off = note->note_offset, old_size = NOTE_HEADER_SIZE + note->descsz;
 	uint64_t end = off + old_size, shrink = note->descsz - desc->size;
@@ -274,7 +274,7 @@ int mark_layout_in_place(const struct elf_model *m, const struct property_note *
 	if (desc->size > note->descsz)
 		return 1;
 	read_ehdr(m, &eh);
-	if (section_table(m, &eh, &table, &count, err, errlen) != 0)
+	if (section_table(m, &eh, &table, &count, err) != 0)
 		return -1;
 	sec = note_section(table, count, eh.is64, off, end);
 	if (desc->size == 0)
@@ -449,7 +449,7 @@ static uint64_t largest_symbol(const struct elf_model *m)
 }
 
 static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset,
-			 uint64_t *vaddr, char *err, size_t errlen)
+			 uint64_t *vaddr, struct elfcet_error *err)
 {
 	const GElf_Phdr *first = NULL;
 	uint64_t page = load_page(m), maxend = 0, base, top, delta;
@@ -463,12 +463,12 @@ static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset,
 		if (!first)
 			first = ph;
 		if (ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
-			return fail(err, errlen, "a PT_LOAD wraps around the address space");
+			return error_set(err, "a PT_LOAD wraps around the address space");
 		if (ph->p_vaddr + ph->p_memsz > maxend)
 			maxend = ph->p_vaddr + ph->p_memsz;
 	}
 	if (!first)
-		return fail(err, errlen, "no PT_LOAD segment");
+		return error_set(err, "no PT_LOAD segment");
 	base = align_up(m->size, 8);
 	top = align_up(maxend, page) + align_up(largest_symbol(m), page);
 	if (first->p_vaddr >= first->p_offset) {
@@ -488,7 +488,7 @@ static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset,
 	*vaddr = top + base % page;
 check:
 	if (!is64 && *vaddr + 2 * page > 0xffffffffull)
-		return fail(err, errlen, "no room above the last segment in a 32-bit address space");
+		return error_set(err, "no room above the last segment in a 32-bit address space");
 	return 0;
 }
 
@@ -643,10 +643,8 @@ static int make_room(const struct elf_model *m, const struct raw_ehdr *eh,
 	r->from = from;
 	r->to = to;
 	if (at_end) {
-		char err[128];
-
 		r->load = -1;
-		if (place_segment(m, eh->is64, &r->seg_off, &r->seg_vaddr, err, sizeof(err)) != 0)
+		if (place_segment(m, eh->is64, &r->seg_off, &r->seg_vaddr, NULL) != 0)
 			return -1;
 		r->to_off = r->seg_off + (from & 7);
 		r->delta = (r->seg_vaddr + (from & 7)) - (home->p_vaddr + (from - home->p_offset));
@@ -741,8 +739,8 @@ static void list_remove(struct phdr_list *l, size_t at)
 }
 
 int mark_layout_relocate(const struct elf_model *m, const struct property_note *note,
-			 const struct mark_desc *desc, struct mark_plan *plan, char *err,
-			 size_t errlen)
+			 const struct mark_desc *desc, struct mark_plan *plan,
+			 struct elfcet_error *err)
 {
 	unsigned nalign = m->elf_class == ELFCLASS64 ? 8 : 4;
 	uint64_t old_off = note ? note->note_offset : 0;
@@ -767,10 +765,10 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	read_ehdr(m, &eh);
 	es = shdr_size(eh.is64);
 	if (eh.phentsize != phdr_size(eh.is64))
-		return fail(err, errlen, "unusual program header size %u", eh.phentsize);
+		return error_set(err, "unusual program header size %u", eh.phentsize);
 	if (m->phnum != eh.phnum || m->phnum >= PN_XNUM - 2)
-		return fail(err, errlen, "extended program header numbering is not supported");
-	if (section_table(m, &eh, &shtab, &shcount, err, errlen) != 0)
+		return error_set(err, "extended program header numbering is not supported");
+	if (section_table(m, &eh, &shtab, &shcount, err) != 0)
 		return -1;
 	list = xcalloc(1, sizeof(*list));
 	list_init(list, m->phnum);
@@ -800,8 +798,8 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 				p.p_filesz -= cut;
 				p.p_memsz -= cut;
 			} else {
-				fail(err, errlen, "a PT_NOTE holds the property note between other "
-						  "notes");
+				error_set(err, "a PT_NOTE holds the property note between other "
+					       "notes");
 				goto out;
 			}
 		}
@@ -855,7 +853,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 			phsize = (table_moves ? list->count : m->phnum) * eh.phentsize;
 			table_size = table_moves ? align_up(phsize, nalign) : 0;
 			c_size = table_size + note_size;
-			if (place_segment(m, eh.is64, &c_off, &c_vaddr, err, errlen) != 0)
+			if (place_segment(m, eh.is64, &c_off, &c_vaddr, err) != 0)
 				goto out;
 			seg_off = c_off;
 			seg_vaddr = c_vaddr;
@@ -938,20 +936,20 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	if (shcount) {
 		sec = note ? note_section(shtab, shcount, eh.is64, old_off, old_end) : -1;
 		if (sec == -2) {
-			fail(err, errlen, "a section holds the property note with other bytes");
+			error_set(err, "a section holds the property note with other bytes");
 			goto out;
 		}
 		if (sec < 0) {
 			const unsigned char *hit;
 
 			if (eh.shstrndx == 0 || eh.shstrndx >= shcount || shcount + 1 >= SHN_LORESERVE) {
-				fail(err, errlen, "no usable section name table");
+				error_set(err, "no usable section name table");
 				goto out;
 			}
 			decode_shdr(shtab + eh.shstrndx * es, eh.is64, &strsh);
 			strtab = elf_model_file_bytes(m, strsh.offset, strsh.size);
 			if (!strtab || strsh.type != SHT_STRTAB) {
-				fail(err, errlen, "damaged section name table");
+				error_set(err, "damaged section name table");
 				goto out;
 			}
 			add_section = true;
@@ -975,7 +973,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	plan->image = calloc(1, total);
 	buf = calloc(1, list->count * eh.phentsize + (shcount + 1) * es + note_size + 64);
 	if (!plan->image || !buf) {
-		fail(err, errlen, "out of memory");
+		error_set(err, "out of memory");
 		goto out;
 	}
 	memcpy(plan->image, m->data, m->size);

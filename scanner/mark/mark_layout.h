@@ -9,6 +9,7 @@
 #include "elf/elf_model.h"
 #include "mark/mark_plan.h"
 #include "property/property_note.h"
+#include "util/error.h"
 
 #include <stdint.h>
 
@@ -24,14 +25,14 @@ struct mark_desc {
  * the note (the caller relocates instead); -1 with ERR on damage. PLAN->image must hold a
  * copy of the original. */
 int mark_layout_in_place(const struct elf_model *m, const struct property_note *note,
-			 const struct mark_desc *desc, struct mark_plan *plan, char *err,
-			 size_t errlen);
+			 const struct mark_desc *desc, struct mark_plan *plan,
+			 struct elfcet_error *err);
 
 /* Writes DESC as a new note in new space (see above). NOTE is the old note, or NULL when
  * the file has none. Allocates PLAN->image (the original plus the new space). 0, or -1
  * with ERR when the file's headers do not allow it. */
 int mark_layout_relocate(const struct elf_model *m, const struct property_note *note,
-			 const struct mark_desc *desc, struct mark_plan *plan, char *err,
-			 size_t errlen);
+			 const struct mark_desc *desc, struct mark_plan *plan,
+			 struct elfcet_error *err);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "mark/mark_plan.h"
 
-#include "util/message.h"
+#include "util/error.h"
 
 #include "util/byteorder.h"
 #include "property/gnu_property.h"
@@ -89,43 +89,43 @@ void mark_plan_free(struct mark_plan *plan)
 /* Checks the note the way a careful consumer would before anything is rewritten: one
  * note, whole, sorted, FEATURE_1_AND of the right size. */
 static int check_note(const struct elf_model *m, const struct property_note *note,
-		      const unsigned char **desc, char *err, size_t errlen)
+		      const unsigned char **desc, struct elfcet_error *err)
 {
 	uint64_t room, off;
 	const unsigned char *hdr;
 	size_t i;
 
 	if (note->notes > 1)
-		return fail(err, errlen, "damaged property note: %u GNU property notes", note->notes);
+		return error_set(err, "damaged property note: %u GNU property notes", note->notes);
 	hdr = elf_model_file_bytes(m, note->note_offset, 16);
 	if (!hdr || note->note_offset < note->container_offset)
-		return fail(err, errlen, "damaged property note: header outside the file");
+		return error_set(err, "damaged property note: header outside the file");
 	if (load_le32(hdr) != 4 || memcmp(hdr + 12, NOTE_NAME_GNU, 4) != 0)
-		return fail(err, errlen, "damaged property note: bad name");
+		return error_set(err, "damaged property note: bad name");
 	room = note->container_size - (note->note_offset - note->container_offset);
 	if (room < 16 || note->descsz > room - 16 ||
 	    !elf_model_file_bytes(m, note->note_offset + 16, note->descsz))
-		return fail(err, errlen, "damaged property note: descsz %u runs past its %s",
-			    note->descsz, property_source_name(note->source));
+		return error_set(err, "damaged property note: descsz %u runs past its %s",
+				 note->descsz, property_source_name(note->source));
 	if (note->descsz % note->align != 0)
-		return fail(err, errlen, "damaged property note: descsz %u not a multiple of %u",
-			    note->descsz, note->align);
+		return error_set(err, "damaged property note: descsz %u not a multiple of %u",
+				 note->descsz, note->align);
 	if (!note->complete)
-		return fail(err, errlen, "damaged property note: a property runs past descsz");
+		return error_set(err, "damaged property note: a property runs past descsz");
 	for (i = 0; i < note->count; i++) {
 		if (i > 0 && note->props[i].type <= note->props[i - 1].type)
-			return fail(err, errlen, "damaged property note: properties out of order");
+			return error_set(err, "damaged property note: properties out of order");
 		if (note->props[i].type == PROP_X86_FEATURE_1_AND && note->props[i].datasz != 4)
-			return fail(err, errlen, "damaged property note: FEATURE_1_AND of %u bytes",
-				    note->props[i].datasz);
+			return error_set(err, "damaged property note: FEATURE_1_AND of %u bytes",
+					 note->props[i].datasz);
 	}
 	*desc = hdr + 16;
 	/* The decoded count must account for every byte (no trailing garbage). */
 	for (off = 0, i = 0; i < note->count; i++)
 		off += 8 + align_up(note->props[i].datasz, note->align);
 	if (off != note->descsz)
-		return fail(err, errlen, "damaged property note: %llu stray byte(s) after the "
-					 "properties", (unsigned long long)(note->descsz - off));
+		return error_set(err, "damaged property note: %llu stray byte(s) after the "
+				      "properties", (unsigned long long)(note->descsz - off));
 	return 0;
 }
 
@@ -179,13 +179,13 @@ static uint64_t feature_value_offset(const struct property_note *note)
 	return 0;
 }
 
-static int copy_original(const struct elf_model *m, struct mark_plan *plan, char *err,
-			 size_t errlen)
+static int copy_original(const struct elf_model *m, struct mark_plan *plan,
+			 struct elfcet_error *err)
 {
 	/* Sized by the file: a failure is this file's error. */
 	plan->image = malloc(m->size ? m->size : 1);
 	if (!plan->image)
-		return fail(err, errlen, "out of memory");
+		return error_set(err, "out of memory");
 	memcpy(plan->image, m->data, m->size);
 	plan->size = m->size;
 	return 0;
@@ -197,7 +197,7 @@ bool note_header_left_empty(const struct property_note *note)
 }
 
 int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
-		   struct mark_plan *plan, char *err, size_t errlen)
+		   struct mark_plan *plan, struct elfcet_error *err)
 {
 	static const unsigned char none[1];
 	const unsigned char *old_desc = none;
@@ -215,7 +215,7 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		memset(&note, 0, sizeof(note));
 		note.align = m->elf_class == ELFCLASS64 ? 8 : 4;
 	}
-	if (found && check_note(m, &note, &old_desc, err, errlen) != 0)
+	if (found && check_note(m, &note, &old_desc, err) != 0)
 		return -1;
 	visible = found && note.source == PROPERTY_SOURCE_PT_GNU_PROPERTY;
 	plan->old_present = note.has_feature_1_and;
@@ -238,7 +238,7 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 	if (plan->layout == MARK_LAYOUT_IN_PLACE && plan->new_present) {
 		unsigned char v[4];
 
-		if (copy_original(m, plan, err, errlen) != 0)
+		if (copy_original(m, plan, err) != 0)
 			return -1;
 		store_le32(v, plan->new_bits);
 		mark_plan_put(plan, feature_value_offset(&note), v, 4, "FEATURE_1_AND value");
@@ -250,9 +250,9 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 	rc = 1;
 	if (plan->layout == MARK_LAYOUT_IN_PLACE) {
 		/* Dropping the property: the note shrinks where it is when it can. */
-		rc = copy_original(m, plan, err, errlen);
+		rc = copy_original(m, plan, err);
 		if (rc == 0)
-			rc = mark_layout_in_place(m, &note, desc, plan, err, errlen);
+			rc = mark_layout_in_place(m, &note, desc, plan, err);
 		if (rc == 1) {
 			free(plan->image);
 			free(plan->ranges);
@@ -263,10 +263,10 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		}
 	}
 	if (rc == 1 && desc->size == 0)
-		rc = fail(err, errlen, "cannot remove the only property: its note shares a header "
-				       "with other notes");
+		rc = error_set(err, "cannot remove the only property: its note shares a header "
+				    "with other notes");
 	if (rc == 1)
-		rc = mark_layout_relocate(m, found ? &note : NULL, desc, plan, err, errlen);
+		rc = mark_layout_relocate(m, found ? &note : NULL, desc, plan, err);
 	free(desc);
 	if (rc != 0) {
 		mark_plan_free(plan);

@@ -8,6 +8,7 @@
 
 #include "elf/elf_model.h"
 #include "property/property_note.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,7 +56,7 @@ struct mark_plan {
  * to do); -1 with a short reason in ERR (no file name) when the file's note is damaged or
  * laid out in a way the planner will not touch. Free the plan with mark_plan_free. */
 int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
-		   struct mark_plan *plan, char *err, size_t errlen);
+		   struct mark_plan *plan, struct elfcet_error *err);
 void mark_plan_free(struct mark_plan *plan);
 
 /* Writes LEN bytes at OFF of the new image and records the range (merging neighbours).

@@ -4,7 +4,7 @@
 #include "mark/mark_view.h"
 
 #include "property/gnu_property.h"
-#include "util/message.h"
+#include "util/error.h"
 #include "property/property_note.h"
 
 #include <string.h>
@@ -25,7 +25,7 @@ static const char *segment_name(uint32_t type)
 	}
 }
 
-int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen)
+int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err)
 {
 	size_t i;
 
@@ -35,11 +35,11 @@ int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen)
 		if (ph->p_type == PT_NULL || ph->p_filesz == 0)
 			continue;
 		if (ph->p_offset > m->size || ph->p_filesz > m->size - ph->p_offset)
-			return fail(err, errlen, "program header %zu (%s at offset 0x%llx, 0x%llx "
-				    "bytes) runs past the end of the file: new bytes "
-				    "could land under it", i, segment_name(ph->p_type),
-				    (unsigned long long)ph->p_offset,
-				    (unsigned long long)ph->p_filesz);
+			return error_set(err, "program header %zu (%s at offset 0x%llx, 0x%llx "
+					 "bytes) runs past the end of the file: new bytes "
+					 "could land under it", i, segment_name(ph->p_type),
+					 (unsigned long long)ph->p_offset,
+					 (unsigned long long)ph->p_filesz);
 	}
 	for (i = 0; i < m->nsections; i++) {
 		const GElf_Shdr *sh = &m->sections[i].sh;
@@ -47,11 +47,13 @@ int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen)
 		if (sh->sh_type == SHT_NULL || sh->sh_type == SHT_NOBITS || sh->sh_size == 0)
 			continue;
 		if (sh->sh_offset > m->size || sh->sh_size > m->size - sh->sh_offset)
-			return fail(err, errlen, "section %s (offset 0x%llx, 0x%llx bytes) runs "
-				    "past the end of the file: the new note's bytes could land "
-				    "under it", m->sections[i].name ? m->sections[i].name : "?",
-				    (unsigned long long)sh->sh_offset,
-				    (unsigned long long)sh->sh_size);
+			return error_set(err,
+					 "section %s (offset 0x%llx, 0x%llx bytes) runs "
+					 "past the end of the file: the new note's bytes could land "
+					 "under it",
+					 m->sections[i].name ? m->sections[i].name : "?",
+					 (unsigned long long)sh->sh_offset,
+					 (unsigned long long)sh->sh_size);
 	}
 	return 0;
 }
@@ -89,7 +91,7 @@ static size_t load_meeting(const struct elf_model *m, size_t from, uint64_t off,
 }
 
 int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *plan,
-			char *err, size_t errlen)
+			struct elfcet_error *err)
 {
 	struct property_note note;
 	bool found = property_note_find(before, &note);
@@ -103,9 +105,9 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
 
 		if (a < before->phnum &&
 		    (b = load_meeting(before, a + 1, r->offset, r->len)) < before->phnum)
-			return fail(err, errlen, "the change would overwrite bytes at offset 0x%llx "
-				    "that two segments load (program headers %zu and %zu)",
-				    (unsigned long long)r->offset, a, b);
+			return error_set(err, "the change would overwrite bytes at offset 0x%llx "
+					 "that two segments load (program headers %zu and %zu)",
+					 (unsigned long long)r->offset, a, b);
 	}
 
 	for (i = 0; i < before->phnum; i++) {
@@ -121,9 +123,11 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
 		    ph->p_offset + ph->p_filesz <= plan->moved_from + plan->moved_bytes)
 			continue;
 		if (overlaps_plan(plan, ph->p_offset, ph->p_filesz))
-			return fail(err, errlen, "the change would overwrite the bytes of program "
-				    "header %zu (%s at offset 0x%llx)", i, segment_name(ph->p_type),
-				    (unsigned long long)ph->p_offset);
+			return error_set(err,
+					 "the change would overwrite the bytes of program "
+					 "header %zu (%s at offset 0x%llx)",
+					 i, segment_name(ph->p_type),
+					 (unsigned long long)ph->p_offset);
 	}
 	return 0;
 }
@@ -221,7 +225,7 @@ static size_t property_sections(const struct elf_model *m)
 }
 
 static int check_notes(const struct elf_model *before, const struct elf_model *after,
-		       const struct mark_plan *plan, char *err, size_t errlen)
+		       const struct mark_plan *plan, struct elfcet_error *err)
 {
 	struct property_note old_note, new_note;
 	bool found = property_note_find(before, &old_note);
@@ -230,56 +234,56 @@ static int check_notes(const struct elf_model *before, const struct elf_model *a
 
 	lost = lost_note(before, after, &old_note, found);
 	if (lost)
-		return fail(err, errlen, "the note at offset 0x%llx would be lost or changed",
-			    (unsigned long long)lost->p_offset);
+		return error_set(err, "the note at offset 0x%llx would be lost or changed",
+				 (unsigned long long)lost->p_offset);
 	if (property_sections(after) > 1 && property_sections(after) > property_sections(before))
-		return fail(err, errlen, "the result would carry a second %s section",
-			    NOTE_SECTION_NAME);
+		return error_set(err, "the result would carry a second %s section",
+				 NOTE_SECTION_NAME);
 	property_note_find(after, &new_note);
 	if (new_note.has_isa_1_needed != old_note.has_isa_1_needed ||
 	    new_note.isa_1_needed != old_note.isa_1_needed)
-		return fail(err, errlen, "ISA_1_NEEDED would change");
+		return error_set(err, "ISA_1_NEEDED would change");
 	property_kernel_read(after, &kernel);
 	property_glibc_read(after, &glibc);
 	if (plan->new_present && (!kernel.has_feature_1_and || !glibc.has_feature_1_and ||
 				  kernel.feature_1_and != plan->new_bits ||
 				  glibc.feature_1_and != plan->new_bits))
-		return fail(err, errlen, "the kernel or ld.so would not read FEATURE_1_AND 0x%x "
-			    "(kernel 0x%x, ld.so 0x%x)", plan->new_bits,
-			    kernel.has_feature_1_and ? kernel.feature_1_and : 0,
-			    glibc.has_feature_1_and ? glibc.feature_1_and : 0);
+		return error_set(err, "the kernel or ld.so would not read FEATURE_1_AND 0x%x "
+				 "(kernel 0x%x, ld.so 0x%x)", plan->new_bits,
+				 kernel.has_feature_1_and ? kernel.feature_1_and : 0,
+				 glibc.has_feature_1_and ? glibc.feature_1_and : 0);
 	if (!plan->new_present &&
 	    ((kernel.has_feature_1_and && kernel.feature_1_and) ||
 	     (glibc.has_feature_1_and && glibc.feature_1_and)))
-		return fail(err, errlen, "the kernel or ld.so would still read CET bits");
+		return error_set(err, "the kernel or ld.so would still read CET bits");
 	return 0;
 }
 
 int mark_view_compare(const struct elf_model *before, const struct elf_model *after,
-		      const struct mark_plan *plan, char *err, size_t errlen)
+		      const struct mark_plan *plan, struct elfcet_error *err)
 {
 	const GElf_Phdr *phdr;
 	size_t i;
 
 	if ((before->interp == NULL) != (after->interp == NULL) ||
 	    (before->interp && strcmp(before->interp, after->interp) != 0))
-		return fail(err, errlen, "the interpreter would change (from %s to %s)",
-			    before->interp ? before->interp : "none",
-			    after->interp ? after->interp : "none");
+		return error_set(err, "the interpreter would change (from %s to %s)",
+				 before->interp ? before->interp : "none",
+				 after->interp ? after->interp : "none");
 	for (i = 0; i < after->phnum; i++) {
 		const GElf_Phdr *ph = &after->phdrs[i];
 
 		if (ph->p_type != PT_NULL && ph->p_filesz &&
 		    (ph->p_offset > after->size || ph->p_filesz > after->size - ph->p_offset))
-			return fail(err, errlen, "program header %zu (%s) would run past the end "
-				    "of the file", i, segment_name(ph->p_type));
+			return error_set(err, "program header %zu (%s) would run past the end "
+					 "of the file", i, segment_name(ph->p_type));
 	}
 	phdr = elf_model_find_phdr(after, PT_PHDR);
 	if (phdr && !phdr_in_load(after, phdr)) {
 		const GElf_Phdr *old = elf_model_find_phdr(before, PT_PHDR);
 
 		if (old && phdr_in_load(before, old))
-			return fail(err, errlen, "PT_PHDR would lie outside every PT_LOAD");
+			return error_set(err, "PT_PHDR would lie outside every PT_LOAD");
 	}
 	for (i = 0; i < before->phnum; i++) {
 		const GElf_Phdr *ph = &before->phdrs[i];
@@ -287,11 +291,13 @@ int mark_view_compare(const struct elf_model *before, const struct elf_model *af
 		if (ph->p_type != PT_LOAD)
 			continue;
 		if (!same_load(after, ph))
-			return fail(err, errlen, "the PT_LOAD at offset 0x%llx would be mapped "
-				    "differently", (unsigned long long)ph->p_offset);
+			return error_set(err,
+					 "the PT_LOAD at offset 0x%llx would be mapped "
+					 "differently",
+					 (unsigned long long)ph->p_offset);
 		if (!same_outside_plan(before, after, plan, ph->p_offset, ph->p_filesz))
-			return fail(err, errlen, "loaded bytes outside the change would differ "
-				    "(PT_LOAD at offset 0x%llx)", (unsigned long long)ph->p_offset);
+			return error_set(err, "loaded bytes outside the change would differ "
+					 "(PT_LOAD at offset 0x%llx)", (unsigned long long)ph->p_offset);
 	}
-	return check_notes(before, after, plan, err, errlen);
+	return check_notes(before, after, plan, err);
 }

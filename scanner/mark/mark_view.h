@@ -9,20 +9,21 @@
 
 #include "elf/elf_model.h"
 #include "mark/mark_plan.h"
+#include "util/error.h"
 
 #include <stddef.h>
 
 /* Refuses a file in which a program header or section refers to bytes past its end:
  * a note moved to new space could land under it (mark asks this only then). 0, or -1
  * with the reason in ERR. */
-int mark_view_refs_inside(const struct elf_model *m, char *err, size_t errlen);
+int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err);
 
 /* Refuses a plan that writes over bytes a segment other than the note's, the table's
  * and the loaded ones refers to (an interpreter path, another note, .eh_frame_hdr, TLS
  * data), unless the plan moved them, or over bytes that two PT_LOADs load. 0, or -1
  * with the reason in ERR. */
 int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *plan,
-			char *err, size_t errlen);
+			struct elfcet_error *err);
 
 /* Compares the loaders' view of AFTER (the planned or written file) with BEFORE: the
  * same interpreter, every segment inside the file, PT_PHDR inside a PT_LOAD, every
@@ -30,6 +31,6 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
  * notes unchanged, and the kernel and ld.so reading exactly the planned FEATURE_1_AND
  * with the same ISA_1_NEEDED. 0, or -1 with the difference in ERR. */
 int mark_view_compare(const struct elf_model *before, const struct elf_model *after,
-		      const struct mark_plan *plan, char *err, size_t errlen);
+		      const struct mark_plan *plan, struct elfcet_error *err);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "mark/mark_write.h"
 
-#include "util/message.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
@@ -45,40 +45,40 @@ static long running_process(const struct stat *st)
 	return pid;
 }
 
-int mark_write_check_target(const char *path, struct stat *st, char *err, size_t errlen)
+int mark_write_check_target(const char *path, struct stat *st, struct elfcet_error *err)
 {
 	struct statvfs vfs;
 	long pid;
 	int fd;
 
 	if (stat(path, st) != 0)
-		return fail(err, errlen, "cannot stat: %s", strerror(errno));
+		return error_set(err, "cannot stat: %s", strerror(errno));
 	if (S_ISDIR(st->st_mode))
-		return fail(err, errlen, "is a directory");
+		return error_set(err, "is a directory");
 	if (!S_ISREG(st->st_mode))
-		return fail(err, errlen, "not a regular file");
+		return error_set(err, "not a regular file");
 	if (st->st_nlink > 1)
-		return fail(err, errlen, "has %lu hard links: replacing it would split them, "
-					 "refused", (unsigned long)st->st_nlink);
+		return error_set(err, "has %lu hard links: replacing it would split them, "
+				      "refused", (unsigned long)st->st_nlink);
 	if ((st->st_mode & 0222) == 0)
-		return fail(err, errlen, "read-only file (mode %04o), refused",
-			    (unsigned)(st->st_mode & 07777));
+		return error_set(err, "read-only file (mode %04o), refused",
+				 (unsigned)(st->st_mode & 07777));
 	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
-		return fail(err, errlen, "on a read-only filesystem");
+		return error_set(err, "on a read-only filesystem");
 	/* Opening for writing without O_TRUNC changes nothing, and is how the kernel says
 	 * the file is a running program (ETXTBSY). */
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ETXTBSY)
-			return fail(err, errlen, "is being executed, refused");
+			return error_set(err, "is being executed, refused");
 		if (errno == EROFS)
-			return fail(err, errlen, "on a read-only filesystem");
-		return fail(err, errlen, "cannot open for writing: %s", strerror(errno));
+			return error_set(err, "on a read-only filesystem");
+		return error_set(err, "cannot open for writing: %s", strerror(errno));
 	}
 	close(fd);
 	pid = running_process(st);
 	if (pid)
-		return fail(err, errlen, "is being executed (process %ld), refused", pid);
+		return error_set(err, "is being executed (process %ld), refused", pid);
 	return 0;
 }
 
@@ -135,7 +135,7 @@ static int open_sized(const char *path, uint64_t *size)
 /* The written file must be the plan's image, and the original must still be what was
  * planned from: equal to the image everywhere outside the plan's ranges. */
 static int compare_bytes(const char *path, const char *tmp, const struct mark_plan *plan,
-			 char *err, size_t errlen)
+			 struct elfcet_error *err)
 {
 	uint64_t osize = 0, nsize = 0, pos = 0;
 	int orig, written, rc = -1;
@@ -144,23 +144,23 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 	orig = open_sized(path, &osize);
 	written = open_sized(tmp, &nsize);
 	if (orig < 0 || written < 0) {
-		fail(err, errlen, "cannot re-read the files to check them");
+		error_set(err, "cannot re-read the files to check them");
 		goto out;
 	}
 	if (nsize != plan->size || !same_bytes(written, 0, plan->image, nsize)) {
-		fail(err, errlen, "the written file differs from what was planned");
+		error_set(err, "the written file differs from what was planned");
 		goto out;
 	}
 	if (osize != plan->orig_size) {
-		fail(err, errlen, "the file changed size while being marked");
+		error_set(err, "the file changed size while being marked");
 		goto out;
 	}
 	for (i = 0; i <= plan->nranges; i++) {
 		uint64_t end = i < plan->nranges ? plan->ranges[i].offset : osize;
 
 		if (end > pos && !same_bytes(orig, pos, plan->image + pos, end - pos)) {
-			fail(err, errlen, "bytes outside the intended change differ (did the file "
-					  "change while being marked?)");
+			error_set(err, "bytes outside the intended change differ (did the file "
+				       "change while being marked?)");
 			goto out;
 		}
 		if (i < plan->nranges)
@@ -177,7 +177,7 @@ out:
 
 /* Copies every extended attribute of the original (security.capability among them) after
  * the owner has been set, since a change of owner clears file capabilities. */
-static int copy_xattrs(const char *path, int to, char *err, size_t errlen)
+static int copy_xattrs(const char *path, int to, struct elfcet_error *err)
 {
 	char *names = NULL, *name;
 	ssize_t len, vlen;
@@ -185,16 +185,16 @@ static int copy_xattrs(const char *path, int to, char *err, size_t errlen)
 
 	from = open(path, O_RDONLY | O_CLOEXEC);
 	if (from < 0)
-		return fail(err, errlen, "cannot reopen: %s", strerror(errno));
+		return error_set(err, "cannot reopen: %s", strerror(errno));
 	len = flistxattr(from, NULL, 0);
 	if (len <= 0) {
-		rc = len < 0 && errno != ENOTSUP ? fail(err, errlen, "cannot list extended "
-						   "attributes: %s", strerror(errno)) : 0;
+		rc = len < 0 && errno != ENOTSUP ? error_set(err, "cannot list extended "
+						"attributes: %s", strerror(errno)) : 0;
 		goto out;
 	}
 	names = xmalloc((size_t)len);
 	if ((len = flistxattr(from, names, (size_t)len)) < 0) {
-		fail(err, errlen, "cannot list extended attributes");
+		error_set(err, "cannot list extended attributes");
 		goto out;
 	}
 	for (name = names; name < names + len; name += strlen(name) + 1) {
@@ -202,13 +202,13 @@ static int copy_xattrs(const char *path, int to, char *err, size_t errlen)
 
 		vlen = fgetxattr(from, name, NULL, 0);
 		if (vlen < 0) {
-			fail(err, errlen, "cannot read attribute %s: %s", name, strerror(errno));
+			error_set(err, "cannot read attribute %s: %s", name, strerror(errno));
 			goto out;
 		}
 		value = xmalloc((size_t)vlen);
 		if ((vlen = fgetxattr(from, name, value, (size_t)vlen)) < 0 ||
 		    fsetxattr(to, name, value, (size_t)vlen, 0) != 0) {
-			fail(err, errlen, "cannot copy attribute %s: %s", name, strerror(errno));
+			error_set(err, "cannot copy attribute %s: %s", name, strerror(errno));
 			free(value);
 			goto out;
 		}
@@ -231,7 +231,7 @@ static char *path_in_dir(const char *path, const char *fmt_tail)
 	return out;
 }
 
-static int make_backup(const char *path, const char *suffix, char *err, size_t errlen)
+static int make_backup(const char *path, const char *suffix, struct elfcet_error *err)
 {
 	char *tmp = path_in_dir(path, ".elfcet-backup");
 	char *backup = xasprintf("%s%s", path, suffix);
@@ -241,9 +241,9 @@ static int make_backup(const char *path, const char *suffix, char *err, size_t e
 	 * the rename replaces an older backup atomically. */
 	unlink(tmp);
 	if (link(path, tmp) != 0)
-		fail(err, errlen, "cannot make the backup %s: %s", backup, strerror(errno));
+		error_set(err, "cannot make the backup %s: %s", backup, strerror(errno));
 	else if (rename(tmp, backup) != 0) {
-		fail(err, errlen, "cannot make the backup %s: %s", backup, strerror(errno));
+		error_set(err, "cannot make the backup %s: %s", backup, strerror(errno));
 		unlink(tmp);
 	} else
 		rc = 0;
@@ -267,58 +267,58 @@ static void sync_dir(const char *path)
 
 int mark_write_file(const char *path, const struct stat *st, const struct mark_plan *plan,
 		    const struct mark_write_options *opt, mark_verify_fn verify, void *ctx,
-		    char *err, size_t errlen)
+		    struct elfcet_error *err)
 {
 	char *tmp = path_in_dir(path, ".elfcet-XXXXXX");
 	int fd, rc = -1;
 
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		fail(err, errlen, "cannot create a temporary file next to it: %s", strerror(errno));
+		error_set(err, "cannot create a temporary file next to it: %s", strerror(errno));
 		free(tmp);
 		return -1;
 	}
 	if (write_all(fd, plan->image, plan->size) != 0) {
-		fail(err, errlen, "cannot write the temporary file: %s", strerror(errno));
+		error_set(err, "cannot write the temporary file: %s", strerror(errno));
 		goto out_close;
 	}
 	if (fchown(fd, st->st_uid, st->st_gid) != 0) {
-		fail(err, errlen, "cannot give the result the original's owner: %s",
-		     strerror(errno));
+		error_set(err, "cannot give the result the original's owner: %s",
+			  strerror(errno));
 		goto out_close;
 	}
 	if (fchmod(fd, st->st_mode & 07777) != 0) {
-		fail(err, errlen, "cannot give the result the original's mode: %s", strerror(errno));
+		error_set(err, "cannot give the result the original's mode: %s", strerror(errno));
 		goto out_close;
 	}
-	if (copy_xattrs(path, fd, err, errlen) != 0)
+	if (copy_xattrs(path, fd, err) != 0)
 		goto out_close;
 	if (opt->preserve_timestamps) {
 		struct timespec ts[2] = { st->st_atim, st->st_mtim };
 
 		if (futimens(fd, ts) != 0) {
-			fail(err, errlen, "cannot set timestamps: %s", strerror(errno));
+			error_set(err, "cannot set timestamps: %s", strerror(errno));
 			goto out_close;
 		}
 	}
 	if (fsync(fd) != 0) {
-		fail(err, errlen, "cannot sync the temporary file: %s", strerror(errno));
+		error_set(err, "cannot sync the temporary file: %s", strerror(errno));
 		goto out_close;
 	}
 	if (close(fd) != 0) {
 		fd = -1;
-		fail(err, errlen, "cannot close the temporary file: %s", strerror(errno));
+		error_set(err, "cannot close the temporary file: %s", strerror(errno));
 		goto out_unlink;
 	}
 	fd = -1;
-	if (compare_bytes(path, tmp, plan, err, errlen) != 0)
+	if (compare_bytes(path, tmp, plan, err) != 0)
 		goto out_unlink;
-	if (verify && verify(tmp, ctx, err, errlen) != 0)
+	if (verify && verify(tmp, ctx, err) != 0)
 		goto out_unlink;
-	if (opt->backup_suffix && make_backup(path, opt->backup_suffix, err, errlen) != 0)
+	if (opt->backup_suffix && make_backup(path, opt->backup_suffix, err) != 0)
 		goto out_unlink;
 	if (rename(tmp, path) != 0) {
-		fail(err, errlen, "cannot replace the original: %s", strerror(errno));
+		error_set(err, "cannot replace the original: %s", strerror(errno));
 		goto out_unlink;
 	}
 	sync_dir(path);

@@ -8,6 +8,7 @@
 #define ELFCET_MARK_WRITE_H
 
 #include "mark/mark_plan.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,16 +21,16 @@ struct mark_write_options {
 
 /* Refuses what must not be rewritten: not a regular file, hard-linked, read-only (mode
  * or filesystem), being executed. Fills ST. 0, or -1 with a short reason in ERR. */
-int mark_write_check_target(const char *path, struct stat *st, char *err, size_t errlen);
+int mark_write_check_target(const char *path, struct stat *st, struct elfcet_error *err);
 
 /* Checks the written temporary file before it replaces the original (re-read, re-audit):
  * 0, or -1 with a reason in ERR. */
-typedef int (*mark_verify_fn)(const char *tmp_path, void *ctx, char *err, size_t errlen);
+typedef int (*mark_verify_fn)(const char *tmp_path, void *ctx, struct elfcet_error *err);
 
 /* Writes PLAN over PATH (checked with mark_write_check_target into ST). 0, or -1 with a
  * short reason in ERR and the original untouched. */
 int mark_write_file(const char *path, const struct stat *st, const struct mark_plan *plan,
 		    const struct mark_write_options *opt, mark_verify_fn verify, void *ctx,
-		    char *err, size_t errlen);
+		    struct elfcet_error *err);
 
 #endif

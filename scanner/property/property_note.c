@@ -177,15 +177,15 @@ bool property_note_find(const struct elf_model *m, struct property_note *note)
 	return false;
 }
 
-int property_read_feature_1_and(const char *path, uint32_t *bits, bool *present, char *err,
-				size_t errlen)
+int property_read_feature_1_and(const char *path, uint32_t *bits, bool *present,
+				struct elfcet_error *err)
 {
 	struct property_note note;
 	struct elf_model m;
-	char msg[256];
+	struct elfcet_error msg;
 
-	if (elf_model_open(&m, path, msg, sizeof(msg)) != ELF_OPEN_OK) {
-		snprintf(err, errlen, "%s: %s", path, msg);
+	if (elf_model_open(&m, path, &msg) != ELF_OPEN_OK) {
+		error_set(err, "%s: %s", path, msg.text);
 		return -1;
 	}
 	property_note_find(&m, &note);

@@ -5,6 +5,7 @@
 
 #include "elf/elf_model.h"
 #include "problem.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,8 +77,8 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 
 /* FEATURE_1_AND of PATH as written in its note; *PRESENT false when it has none.
  * 0 on success; -1 with a one-line message naming the file in ERR. */
-int property_read_feature_1_and(const char *path, uint32_t *bits, bool *present, char *err,
-				size_t errlen);
+int property_read_feature_1_and(const char *path, uint32_t *bits, bool *present,
+				struct elfcet_error *err);
 
 const char *property_source_name(enum property_source s);
 

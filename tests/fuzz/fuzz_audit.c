@@ -15,12 +15,12 @@ static struct rule_set rules;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char err[256];
+	struct elfcet_error err;
 
 	(void)argc;
 	(void)argv;
-	if (rules_load(FUZZ_RULES_DIR, &rules, err, sizeof(err)) != 0) {
-		fprintf(stderr, "fuzz_audit: %s\n", err);
+	if (rules_load(FUZZ_RULES_DIR, &rules, &err) != 0) {
+		fprintf(stderr, "fuzz_audit: %s\n", err.text);
 		abort();
 	}
 	return 0;

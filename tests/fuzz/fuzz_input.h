@@ -17,14 +17,12 @@ struct fuzz_input {
 
 static inline void fuzz_input_open(struct fuzz_input *in, const uint8_t *data, size_t size)
 {
-	char msg[256];
-
 	in->bytes = malloc(size ? size : 1);
 	if (!in->bytes)
 		abort();
 	memcpy(in->bytes, data, size);
-	in->open = elf_model_open_memory(&in->m, "fuzz-input", in->bytes, size, msg,
-					 sizeof(msg)) == ELF_OPEN_OK;
+	in->open = elf_model_open_memory(&in->m, "fuzz-input", in->bytes, size, NULL) ==
+		   ELF_OPEN_OK;
 }
 
 static inline void fuzz_input_close(struct fuzz_input *in)

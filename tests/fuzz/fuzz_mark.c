@@ -80,12 +80,11 @@ static void check_result(const struct elf_model *before, const struct mark_plan 
 	const GElf_Phdr *phdr, *old_phdr;
 	struct elf_model after;
 	uint32_t want;
-	char msg[256];
+	struct elfcet_error msg;
 	size_t i;
 
-	if (elf_model_open_memory(&after, "planned", plan->image, plan->size, msg,
-				  sizeof(msg)) != ELF_OPEN_OK)
-		oracle_fail(msg);
+	if (elf_model_open_memory(&after, "planned", plan->image, plan->size, &msg) != ELF_OPEN_OK)
+		oracle_fail(msg.text);
 	if ((before->interp == NULL) != (after.interp == NULL) ||
 	    (before->interp && strcmp(before->interp, after.interp) != 0))
 		oracle_fail("the interpreter changed");
@@ -127,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct mark_request req;
 	struct mark_plan plan;
 	struct fuzz_input in;
-	char err[512];
+	struct elfcet_error err;
 
 	if (size < 1)
 		return 0;
@@ -135,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	req.clear = (data[0] & 4 ? FEATURE_1_IBT : 0) | (data[0] & 8 ? FEATURE_1_SHSTK : 0);
 	fuzz_input_open(&in, data + 1, size - 1);
 	if (in.open) {
-		if (mark_plan_checked(&in.m, &req, &plan, err, sizeof(err)) == 0 &&
+		if (mark_plan_checked(&in.m, &req, &plan, &err) == 0 &&
 		    plan.layout != MARK_LAYOUT_UNCHANGED)
 			check_result(&in.m, &plan, &req);
 		mark_plan_free(&plan);
