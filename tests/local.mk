@@ -38,6 +38,11 @@ TESTS += tests/test_sort_address
 tests_test_sort_address_SOURCES = tests/test_sort_address.c tests/code_samples.h
 tests_test_sort_address_CFLAGS = $(UNIT_CFLAGS)
 tests_test_sort_address_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/test_xalloc
+TESTS += tests/test_xalloc
+tests_test_xalloc_SOURCES = tests/test_xalloc.c
+tests_test_xalloc_CFLAGS = $(UNIT_CFLAGS)
+tests_test_xalloc_LDADD = $(UNIT_LDADD)
 
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
