@@ -11,6 +11,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/problem.c scanner/problem.h \
 	scanner/rules.c scanner/rules.h \
 	scanner/verdict.c scanner/verdict.h \
+	scanner/elf/elf_header.c scanner/elf/elf_header.h \
 	scanner/elf/elf_model.c scanner/elf/elf_model.h \
 	scanner/elf/note_walk.c scanner/elf/note_walk.h \
 	scanner/property/gnu_property.c scanner/property/gnu_property.h \
@@ -26,7 +27,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/disasm.c scanner/code/disasm.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
 	scanner/code/insn_length.c scanner/code/insn_length.h \
-	scanner/code/sort_address.c scanner/code/sort_address.h \
+	scanner/util/sort_address.c scanner/util/sort_address.h \
 	scanner/code/targets.h \
 	scanner/code/targets_data_pointers.c \
 	scanner/code/targets_entry.c \

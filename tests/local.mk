@@ -39,6 +39,12 @@ tests_test_sort_address_SOURCES = tests/test_sort_address.c tests/code_samples.h
 tests_test_sort_address_CFLAGS = $(UNIT_CFLAGS)
 tests_test_sort_address_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_elf_index
+TESTS += tests/test_elf_index
+tests_test_elf_index_SOURCES = tests/test_elf_index.c
+tests_test_elf_index_CFLAGS = $(UNIT_CFLAGS)
+tests_test_elf_index_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
 tests_test_eh_frame_SOURCES = tests/test_eh_frame.c

@@ -8,7 +8,7 @@
 
 #include "code/code_context.h"
 #include "rules.h"
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "code/targets.h"
 
 #include <stdarg.h>
