@@ -37,7 +37,9 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/targets_relocs.c \
 	scanner/code/targets_returns_twice.c \
 	scanner/mark/mark.c scanner/mark/mark.h \
+	scanner/mark/mark_edit.c scanner/mark/mark_edit.h \
 	scanner/mark/mark_layout.c scanner/mark/mark_layout.h \
+	scanner/mark/mark_place.c scanner/mark/mark_place.h \
 	scanner/mark/mark_plan.c scanner/mark/mark_plan.h \
 	scanner/mark/mark_view.c scanner/mark/mark_view.h \
 	scanner/mark/mark_write.c scanner/mark/mark_write.h \
