@@ -17,6 +17,8 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/property/gnu_property.c scanner/property/gnu_property.h \
 	scanner/property/property_check.c \
 	scanner/property/property_glibc.c \
+	scanner/property/consumer_reading.h \
+	scanner/property/kernel_note.c scanner/property/kernel_note.h \
 	scanner/property/property_kernel.c \
 	scanner/property/property_note.c scanner/property/property_note.h \
 	scanner/code/byte_scan.c scanner/code/byte_scan.h \
