@@ -54,60 +54,47 @@ struct best_symbol {
 	int rank;                /* 3 exact, 2 contains, 1 label before, 0 none */
 };
 
-static void search_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, uint64_t vaddr,
-			 size_t vaddr_shndx, struct best_symbol *best)
+/* Ranks every symbol of the model's tables, in table order, against VADDR. */
+static void search_symbols(const struct elf_model *m, uint64_t vaddr, size_t vaddr_shndx,
+			   struct best_symbol *best)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
-	if (!data || sh->sh_entsize == 0)
-		return;
-	size_t n = sh->sh_size / sh->sh_entsize;
-	for (size_t i = 1; i < n; i++) {
-		GElf_Sym sym;
+	const struct elf_symbol *sym;
 
-		if (!gelf_getsym(data, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
-		    sym.st_shndx >= SHN_LORESERVE || sym.st_value > vaddr)
+	for (sym = m->symbols; sym < m->symbols + m->nsymbols; sym++) {
+		if (sym->shndx == SHN_UNDEF || sym->shndx >= SHN_LORESERVE || sym->value > vaddr)
 			continue;
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_GNU_IFUNC)
+		if (sym->type != STT_FUNC && sym->type != STT_NOTYPE && sym->type != STT_GNU_IFUNC)
 			continue;
-		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		const char *name = sym->name;
 		if (!name || !*name || name[0] == '.' || name[0] == '$')
 			continue;
 		int rank;
-		if (sym.st_value == vaddr)
+		if (sym->value == vaddr)
 			rank = 3;
-		else if (vaddr < sym.st_value + sym.st_size)
+		else if (vaddr < sym->value + sym->size)
 			rank = 2;
-		else if (sym.st_size == 0 && sym.st_shndx == vaddr_shndx)
+		else if (sym->size == 0 && sym->shndx == vaddr_shndx)
 			rank = 1;
 		else
 			continue; /* a symbol that ends before VADDR says nothing about it */
-		if (rank > best->rank || (rank == best->rank && sym.st_value > best->value) ||
-		    (rank == best->rank && sym.st_value == best->value && type == STT_FUNC)) {
+		if (rank > best->rank || (rank == best->rank && sym->value > best->value) ||
+		    (rank == best->rank && sym->value == best->value && sym->type == STT_FUNC)) {
 			best->name = name;
-			best->value = sym.st_value;
+			best->value = sym->value;
 			best->rank = rank;
 		}
 	}
 }
 
-/* The allocated section holding VADDR: its index, name and start. */
-static size_t section_of(const struct elf_model *m, uint64_t vaddr, const char **name,
-			 uint64_t *start)
+/* The allocated section with file bytes holding VADDR. */
+static const struct elf_section *section_of(const struct elf_model *m, uint64_t vaddr)
 {
-	const struct elf_section *sec;
+	const struct elf_section *sec = NULL;
 
-	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
-		const GElf_Shdr *sh = &sec->sh;
-
-		if ((sh->sh_flags & SHF_ALLOC) && sh->sh_type != SHT_NOBITS &&
-		    vaddr >= sh->sh_addr && vaddr < sh->sh_addr + sh->sh_size) {
-			*name = sec->name;
-			*start = sh->sh_addr;
-			return elf_ndxscn(sec->scn);
-		}
-	}
-	return 0;
+	while ((sec = elf_model_section_at(m, vaddr, sec)) != NULL)
+		if (sec->sh.sh_type != SHT_NOBITS)
+			return sec;
+	return NULL;
 }
 
 static void name_place(struct dynrun_place *place, const char *name, uint64_t value)
@@ -129,18 +116,14 @@ void dynrun_symbolize(const char *path, uint64_t offset, struct dynrun_place *pl
 		return;
 	place->known = true;
 
-	const char *section = NULL;
-	uint64_t section_start = 0;
-	size_t shndx = section_of(&o->model, place->vaddr, &section, &section_start);
+	const struct elf_section *section = section_of(&o->model, place->vaddr);
 	struct best_symbol best = { NULL, 0, 0 };
-	const struct elf_section *sec;
-	for (sec = o->model.sections; sec < o->model.sections + o->model.nsections; sec++)
-		if (sec->sh.sh_type == SHT_SYMTAB || sec->sh.sh_type == SHT_DYNSYM)
-			search_table(o->model.elf, sec->scn, &sec->sh, place->vaddr, shndx, &best);
+	search_symbols(&o->model, place->vaddr, section ? section->index : 0, &best);
 	if (best.name)
 		name_place(place, best.name, best.value);
-	else if (section && *section) /* stripped, or code with no symbol such as the PLT */
-		name_place(place, section, section_start);
+	else if (section && section->name && *section->name)
+		/* stripped, or code with no symbol such as the PLT */
+		name_place(place, section->name, section->sh.sh_addr);
 }
 
 void dynrun_symbols_release(void)

@@ -185,12 +185,14 @@ static void report_done(const struct mark_cli *cli, const char *path,
 		       p->section_added ? ", section header added" : "");
 	printf(")\n");
 	if (cli->verbose || cli->opt.dry_run) {
-		for (i = 0; i < p->nranges; i++)
-			printf("  bytes 0x%" PRIx64 "..0x%" PRIx64 ": %s\n", p->ranges[i].offset,
-			       p->ranges[i].offset + p->ranges[i].len, p->ranges[i].what);
-		if (p->size > p->orig_size)
-			printf("  bytes 0x%" PRIx64 "..0x%" PRIx64 ": appended\n", p->orig_size,
-			       p->size);
+		const struct mark_edit *e = &p->edit;
+
+		for (i = 0; i < e->nranges; i++)
+			printf("  bytes 0x%" PRIx64 "..0x%" PRIx64 ": %s\n", e->ranges[i].offset,
+			       e->ranges[i].offset + e->ranges[i].len, e->ranges[i].what);
+		if (e->size > e->orig_size)
+			printf("  bytes 0x%" PRIx64 "..0x%" PRIx64 ": appended\n", e->orig_size,
+			       e->size);
 	}
 }
 

@@ -11,11 +11,14 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/problem.c scanner/problem.h \
 	scanner/rules.c scanner/rules.h \
 	scanner/verdict.c scanner/verdict.h \
+	scanner/elf/elf_header.c scanner/elf/elf_header.h \
 	scanner/elf/elf_model.c scanner/elf/elf_model.h \
 	scanner/elf/note_walk.c scanner/elf/note_walk.h \
 	scanner/property/gnu_property.c scanner/property/gnu_property.h \
 	scanner/property/property_check.c \
 	scanner/property/property_glibc.c \
+	scanner/property/consumer_reading.h \
+	scanner/property/kernel_note.c scanner/property/kernel_note.h \
 	scanner/property/property_kernel.c \
 	scanner/property/property_note.c scanner/property/property_note.h \
 	scanner/code/byte_scan.c scanner/code/byte_scan.h \
@@ -27,7 +30,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/disasm.c scanner/code/disasm.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
 	scanner/code/insn_length.c scanner/code/insn_length.h \
-	scanner/code/sort_address.c scanner/code/sort_address.h \
+	scanner/util/sort_address.c scanner/util/sort_address.h \
 	scanner/code/targets.h \
 	scanner/code/targets_data_pointers.c \
 	scanner/code/targets_entry.c \
@@ -37,7 +40,9 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/targets_relocs.c \
 	scanner/code/targets_returns_twice.c \
 	scanner/mark/mark.c scanner/mark/mark.h \
+	scanner/mark/mark_edit.c scanner/mark/mark_edit.h \
 	scanner/mark/mark_layout.c scanner/mark/mark_layout.h \
+	scanner/mark/mark_place.c scanner/mark/mark_place.h \
 	scanner/mark/mark_plan.c scanner/mark/mark_plan.h \
 	scanner/mark/mark_view.c scanner/mark/mark_view.h \
 	scanner/mark/mark_write.c scanner/mark/mark_write.h \

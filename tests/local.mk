@@ -44,6 +44,12 @@ tests_test_xalloc_SOURCES = tests/test_xalloc.c
 tests_test_xalloc_CFLAGS = $(UNIT_CFLAGS)
 tests_test_xalloc_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_elf_index
+TESTS += tests/test_elf_index
+tests_test_elf_index_SOURCES = tests/test_elf_index.c
+tests_test_elf_index_CFLAGS = $(UNIT_CFLAGS)
+tests_test_elf_index_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
 tests_test_eh_frame_SOURCES = tests/test_eh_frame.c

@@ -40,13 +40,13 @@ static void plan_file(struct planned *p, const struct test_elf *spec, uint32_t s
 	p->orig_path = test_elf_write(spec);
 	assert_int_equal(elf_model_open(&p->orig, p->orig_path, &msg), ELF_OPEN_OK);
 	p->rc = mark_plan_make(&p->orig, &req, &p->plan, &p->err);
-	if (p->rc == 0 && p->plan.image) {
+	if (p->rc == 0 && p->plan.edit.image) {
 		int fd;
 
 		p->new_path = strdup("/tmp/elfcet-mark-XXXXXX");
 		fd = mkstemp(p->new_path);
 		assert_true(fd >= 0);
-		assert_int_equal(write(fd, p->plan.image, p->plan.size), (ssize_t)p->plan.size);
+		assert_int_equal(write(fd, p->plan.edit.image, p->plan.edit.size), (ssize_t)p->plan.edit.size);
 		close(fd);
 		assert_int_equal(elf_model_open(&p->result, p->new_path, &msg),
 				 ELF_OPEN_OK);
@@ -74,13 +74,13 @@ static void assert_only_ranges_changed(const struct planned *p)
 	uint64_t i;
 	size_t r;
 
-	assert_true(p->plan.size >= p->plan.orig_size);
-	for (r = 1; r < p->plan.nranges; r++)
-		assert_true(p->plan.ranges[r - 1].offset + p->plan.ranges[r - 1].len <
-			    p->plan.ranges[r].offset);
-	for (i = 0; i < p->plan.orig_size; i++)
-		if (!mark_plan_covers(&p->plan, i))
-			assert_int_equal(p->plan.image[i], p->orig.data[i]);
+	assert_true(p->plan.edit.size >= p->plan.edit.orig_size);
+	for (r = 1; r < p->plan.edit.nranges; r++)
+		assert_true(p->plan.edit.ranges[r - 1].offset + p->plan.edit.ranges[r - 1].len <
+			    p->plan.edit.ranges[r].offset);
+	for (i = 0; i < p->plan.edit.orig_size; i++)
+		if (!mark_edit_covers(&p->plan.edit, i))
+			assert_int_equal(p->plan.edit.image[i], p->orig.data[i]);
 }
 
 /* The kernel and ld.so both read exactly BITS (or no FEATURE_1_AND when BITS is 0). */
@@ -109,10 +109,10 @@ static void test_in_place_sets_a_bit(void **state)
 	assert_int_equal(p.rc, 0);
 	assert_int_equal(p.plan.layout, MARK_LAYOUT_IN_PLACE);
 	assert_int_equal(p.plan.new_bits, FEATURE_1_IBT | FEATURE_1_SHSTK);
-	assert_int_equal(p.plan.size, p.plan.orig_size);
+	assert_int_equal(p.plan.edit.size, p.plan.edit.orig_size);
 	/* Only the four bytes of the value change. */
-	assert_int_equal(p.plan.nranges, 1);
-	assert_int_equal(p.plan.ranges[0].len, 4);
+	assert_int_equal(p.plan.edit.nranges, 1);
+	assert_int_equal(p.plan.edit.ranges[0].len, 4);
 	assert_only_ranges_changed(&p);
 	assert_loaders_read(&p.result, FEATURE_1_IBT | FEATURE_1_SHSTK);
 	planned_free(&p);
@@ -142,7 +142,7 @@ static void test_unchanged_when_already_marked(void **state)
 	plan_file(&p, &e, FEATURE_1_IBT, 0);
 	assert_int_equal(p.rc, 0);
 	assert_int_equal(p.plan.layout, MARK_LAYOUT_UNCHANGED);
-	assert_null(p.plan.image);
+	assert_null(p.plan.edit.image);
 	planned_free(&p);
 	/* Clearing what is not there changes nothing either. */
 	plan_file(&p, &none, 0, FEATURE_1_IBT);
@@ -210,7 +210,7 @@ static void test_drop_from_shared_pt_note(void **state)
 	plan_file(&p, &e, 0, FEATURE_1_IBT);
 	assert_int_equal(p.rc, 0);
 	assert_int_equal(p.plan.layout, MARK_LAYOUT_IN_PLACE);
-	assert_int_equal(p.plan.size, p.plan.orig_size);
+	assert_int_equal(p.plan.edit.size, p.plan.edit.orig_size);
 	assert_only_ranges_changed(&p);
 	assert_false(property_note_find(&p.result, &note));
 	assert_null(elf_model_find_phdr(&p.result, PT_GNU_PROPERTY));
@@ -374,7 +374,7 @@ static void test_damaged_notes_are_refused(void **state)
 	plan_file(&p, &unsorted, FEATURE_1_SHSTK, 0);
 	assert_int_equal(p.rc, -1);
 	assert_non_null(strstr(p.err.text, "out of order"));
-	assert_null(p.plan.image);
+	assert_null(p.plan.edit.image);
 	planned_free(&p);
 
 	overrun.notes[0].descsz = 200;
@@ -411,24 +411,24 @@ static void test_idempotent(void **state)
 static void test_ranges_merge(void **state)
 {
 	unsigned char image[64] = { 0 }, b[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	struct mark_plan plan = { .image = image, .size = 64, .orig_size = 48 };
+	struct mark_edit edit = { .image = image, .size = 64, .orig_size = 48 };
 
 	(void)state;
-	mark_plan_put(&plan, 10, b, 4, "a");
-	mark_plan_put(&plan, 20, b, 4, "b");
-	mark_plan_put(&plan, 13, b, 8, "c");   /* bridges a and b */
-	mark_plan_put(&plan, 40, b, 8, "d");
-	mark_plan_put(&plan, 46, b, 8, "e");   /* runs into the new space */
-	assert_int_equal(plan.nranges, 2);
-	assert_int_equal(plan.ranges[0].offset, 10);
-	assert_int_equal(plan.ranges[0].len, 14);
-	assert_int_equal(plan.ranges[1].offset, 40);
-	assert_int_equal(plan.ranges[1].len, 8);
-	assert_true(mark_plan_covers(&plan, 23));
-	assert_false(mark_plan_covers(&plan, 24));
-	assert_true(mark_plan_covers(&plan, 50));
+	mark_edit_put(&edit, 10, b, 4, "a");
+	mark_edit_put(&edit, 20, b, 4, "b");
+	mark_edit_put(&edit, 13, b, 8, "c");   /* bridges a and b */
+	mark_edit_put(&edit, 40, b, 8, "d");
+	mark_edit_put(&edit, 46, b, 8, "e");   /* runs into the new space */
+	assert_int_equal(edit.nranges, 2);
+	assert_int_equal(edit.ranges[0].offset, 10);
+	assert_int_equal(edit.ranges[0].len, 14);
+	assert_int_equal(edit.ranges[1].offset, 40);
+	assert_int_equal(edit.ranges[1].len, 8);
+	assert_true(mark_edit_covers(&edit, 23));
+	assert_false(mark_edit_covers(&edit, 24));
+	assert_true(mark_edit_covers(&edit, 50));
 	assert_int_equal(image[53], 8);
-	free(plan.ranges);
+	free(edit.ranges);
 }
 
 /* The audit gate: which requested bits the verdicts forbid, and which findings block

@@ -1,4 +1,4 @@
-/* Unit tests of scanner/code/sort_address.c and scanner/util/text_arena.c, the two helpers the
+/* Unit tests of scanner/util/sort_address.c and scanner/util/text_arena.c, the two helpers the
  * audit's speed rests on: records come out in address order, those at one address in the
  * order they went in, whatever the count and the bytes the addresses differ in; arena
  * strings stay whole and in place however many blocks they take. */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "util/text_arena.h"
 #include "code_samples.h"
 

@@ -22,12 +22,28 @@ cetplugin_hdr = \
 	vm/plugin/object_map.h \
 	vm/plugin/object_marking.h \
 	vm/plugin/violation_log.h
+# The scanner's libelf-free readers, so that the plugin reads an object's marking as the
+# audit does (distributed with the library).
+cetplugin_scanner = \
+	scanner/elf/elf_header.c \
+	scanner/elf/note_walk.c \
+	scanner/property/kernel_note.c
+cetplugin_scanner_hdr = \
+	scanner/elf/elf_header.h \
+	scanner/elf/note_walk.h \
+	scanner/property/consumer_reading.h \
+	scanner/property/gnu_property.h \
+	scanner/property/kernel_note.h \
+	scanner/util/byteorder.h
 cetplugin_flags = -O2 -g -fPIC -fvisibility=hidden $(WARN_CFLAGS)
-vm/plugin/elfcet-qemu-plugin.so: $(cetplugin_src) $(cetplugin_hdr) config.h
+vm/plugin/elfcet-qemu-plugin.so: $(cetplugin_src) $(cetplugin_hdr) $(cetplugin_scanner) \
+		$(cetplugin_scanner_hdr) config.h
 	@$(MKDIR_P) vm/plugin
-	$(AM_V_CCLD)$(CC) $(DEFS) -I$(top_builddir) -I$(top_srcdir) $(cetplugin_flags) \
-		-shared -Wl,-z,defs -Wl,--unresolved-symbols=ignore-in-object-files -o $@ \
-		`for f in $(cetplugin_src); do echo "$(srcdir)/$$f"; done` -lpthread
+	$(AM_V_CCLD)$(CC) $(DEFS) -I$(top_builddir) -I$(top_srcdir) -I$(top_srcdir)/scanner \
+		$(cetplugin_flags) -shared -Wl,-z,defs \
+		-Wl,--unresolved-symbols=ignore-in-object-files -o $@ \
+		`for f in $(cetplugin_src) $(cetplugin_scanner); do echo "$(srcdir)/$$f"; done` \
+		-lpthread
 EXTRA_DIST += $(cetplugin_src) $(cetplugin_hdr) vm/plugin/README.md
 CLEANFILES += vm/plugin/elfcet-qemu-plugin.so
 AM_CPPFLAGS += -DELFCET_PLUGIN_PATH='"$(cetplugindir)/elfcet-qemu-plugin.so"' \

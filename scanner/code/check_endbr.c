@@ -5,7 +5,7 @@
 #include "code/check_endbr.h"
 
 #include "code/disasm.h"
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "util/text_build.h"
 
 #include <stdlib.h>

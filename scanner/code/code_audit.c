@@ -9,7 +9,7 @@
 #include "code/check_endbr.h"
 #include "code/code_context.h"
 #include "code/code_sweep.h"
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "code/targets.h"
 
 void code_audit(const struct elf_model *m, const struct rule_set *rules,

@@ -4,7 +4,7 @@
 #include "code/code_context.h"
 
 #include "code/eh_frame.h"
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "util/text_build.h"
 #include "util/xalloc.h"
 
@@ -15,14 +15,13 @@ static void load_ranges(struct code_ctx *c)
 {
 	const struct elf_model *m = c->m;
 	size_t cap = 0, i;
-	const struct elf_section *sec;
+	const struct elf_section *sec = NULL;
 
-	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+	while ((sec = elf_model_next_section(m, sec, SHT_PROGBITS)) != NULL) {
 		const GElf_Shdr sh = sec->sh;
 		const unsigned char *bytes;
 
-		if (sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
+		if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size)
 			continue;
 		bytes = elf_model_file_bytes(m, sh.sh_offset, sh.sh_size);
 		if (!bytes)
@@ -75,45 +74,24 @@ static void globals_first(struct code_symbol *syms, size_t n)
 	}
 }
 
+/* The function symbols in the code, from the model's table already in address order. */
 static void load_symbols(struct code_ctx *c)
 {
 	const struct elf_model *m = c->m;
-	const struct elf_section *sec;
+	const struct elf_symbol *sym;
 	size_t cap = 0;
 
-	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
-		const GElf_Shdr sh = sec->sh;
-		Elf_Data *data;
-		size_t i, n;
-
-		if ((sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) || !sh.sh_entsize)
+	for (sym = m->symbols_by_addr; sym < m->symbols_by_addr + m->nsymbols; sym++) {
+		if ((sym->type != STT_FUNC && sym->type != STT_GNU_IFUNC) ||
+		    sym->shndx == SHN_UNDEF || !sym->value)
 			continue;
-		data = elf_getdata(sec->scn, NULL);
-		if (!data)
+		if (!sym->name || !*sym->name || !code_range_of(c, sym->value))
 			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 1; i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(data, (int)i, &sym))
-				break;
-			type = GELF_ST_TYPE(sym.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
-				continue;
-			name = elf_strptr(m->elf, sh.sh_link, sym.st_name);
-			if (!name || !*name || !code_range_of(c, sym.st_value))
-				continue;
-			ARRAY_RESERVE(c->syms, cap, c->nsyms + 1);
-			c->syms[c->nsyms++] = (struct code_symbol){
-				sym.st_value, sym.st_size, name,
-				GELF_ST_BIND(sym.st_info) != STB_LOCAL
-			};
-		}
+		ARRAY_RESERVE(c->syms, cap, c->nsyms + 1);
+		c->syms[c->nsyms++] = (struct code_symbol){
+			sym->value, sym->size, sym->name, sym->bind != STB_LOCAL
+		};
 	}
-	sort_by_address(c->syms, c->nsyms, sizeof(*c->syms));
 	globals_first(c->syms, c->nsyms);
 }
 
@@ -299,19 +277,12 @@ static void name_plus_offset(char *buf, size_t len, const char *name, uint64_t o
 /* "section+0xN" for an address in a loaded section. */
 static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
 {
-	const struct elf_section *sec;
+	const struct elf_section *sec = NULL;
 
-	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
-		const GElf_Shdr sh = sec->sh;
-		const char *name;
-
-		if (!(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
-		    addr - sh.sh_addr >= sh.sh_size)
+	while ((sec = elf_model_section_at(c->m, addr, sec)) != NULL) {
+		if (!sec->name || !*sec->name)
 			continue;
-		name = sec->name;
-		if (!name || !*name)
-			continue;
-		name_plus_offset(buf, len, name, addr - sh.sh_addr);
+		name_plus_offset(buf, len, sec->name, addr - sec->sh.sh_addr);
 		return true;
 	}
 	return false;

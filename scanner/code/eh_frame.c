@@ -4,7 +4,7 @@
 #include "code/eh_frame.h"
 
 #include "util/byteorder.h"
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>

@@ -3,7 +3,9 @@
 
 #include "elf/elf_model.h"
 
+#include "elf/elf_header.h"
 #include "util/byteorder.h"
+#include "util/sort_address.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,8 +100,59 @@ static bool index_sections(struct elf_model *m)
 			continue;
 		sec->scn = scn;
 		sec->name = elf_strptr(m->elf, m->shstrndx, sec->sh.sh_name);
+		sec->index = elf_ndxscn(scn);
+		sec->header_offset = m->shoff + (uint64_t)sec->index * m->shentsize;
 		m->nsections++;
 	}
+	return true;
+}
+
+/* Entries in the symbol table SEC, as libelf reads them. */
+static size_t symbol_count(const struct elf_section *sec, Elf_Data **data)
+{
+	if ((sec->sh.sh_type != SHT_SYMTAB && sec->sh.sh_type != SHT_DYNSYM) ||
+	    !sec->sh.sh_entsize)
+		return 0;
+	*data = elf_getdata(sec->scn, NULL);
+	return *data ? sec->sh.sh_size / sec->sh.sh_entsize : 0;
+}
+
+/* Decodes every symbol table once, in table order, and a copy sorted by address for the
+ * lookups. False only when out of memory. */
+static bool index_symbols(struct elf_model *m)
+{
+	const struct elf_section *sec;
+	size_t total = 0, i, n;
+	Elf_Data *data;
+
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++)
+		if ((n = symbol_count(sec, &data)) > 1)
+			total += n - 1;
+	m->symbols = malloc((total ? total : 1) * sizeof(*m->symbols));
+	m->symbols_by_addr = malloc((total ? total : 1) * sizeof(*m->symbols_by_addr));
+	if (!m->symbols || !m->symbols_by_addr)
+		return false;
+	for (sec = m->sections; sec < m->sections + m->nsections; sec++) {
+		n = symbol_count(sec, &data);
+		/* Entry 0 is the null symbol. */
+		for (i = 1; i < n && m->nsymbols < total; i++) {
+			struct elf_symbol *s = &m->symbols[m->nsymbols];
+			GElf_Sym sym;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			*s = (struct elf_symbol){
+				.value = sym.st_value, .size = sym.st_size,
+				.name = elf_strptr(m->elf, sec->sh.sh_link, sym.st_name),
+				.table = sec, .index = (uint32_t)i, .shndx = sym.st_shndx,
+				.type = GELF_ST_TYPE(sym.st_info), .bind = GELF_ST_BIND(sym.st_info),
+				.visibility = GELF_ST_VISIBILITY(sym.st_other),
+			};
+			m->nsymbols++;
+		}
+	}
+	memcpy(m->symbols_by_addr, m->symbols, m->nsymbols * sizeof(*m->symbols));
+	sort_by_address(m->symbols_by_addr, m->nsymbols, sizeof(*m->symbols_by_addr));
 	return true;
 }
 
@@ -109,6 +162,42 @@ const struct elf_section *elf_model_section_named(const struct elf_model *m, con
 
 	for (i = 0; i < m->nsections; i++)
 		if (m->sections[i].name && strcmp(m->sections[i].name, name) == 0)
+			return &m->sections[i];
+	return NULL;
+}
+
+const struct elf_section *elf_model_next_section(const struct elf_model *m,
+						 const struct elf_section *prev, uint32_t type)
+{
+	const struct elf_section *sec = prev ? prev + 1 : m->sections;
+
+	for (; sec < m->sections + m->nsections; sec++)
+		if (sec->sh.sh_type == type)
+			return sec;
+	return NULL;
+}
+
+const struct elf_section *elf_model_section_at(const struct elf_model *m, uint64_t addr,
+					       const struct elf_section *prev)
+{
+	const struct elf_section *sec = prev ? prev + 1 : m->sections;
+
+	for (; sec < m->sections + m->nsections; sec++)
+		if ((sec->sh.sh_flags & SHF_ALLOC) && addr >= sec->sh.sh_addr &&
+		    addr - sec->sh.sh_addr < sec->sh.sh_size)
+			return sec;
+	return NULL;
+}
+
+const struct elf_section *elf_model_section_by_index(const struct elf_model *m, size_t ndx)
+{
+	size_t i;
+
+	/* Sections are in index order: a readable table puts NDX at NDX - 1. */
+	if (ndx >= 1 && ndx - 1 < m->nsections && m->sections[ndx - 1].index == ndx)
+		return &m->sections[ndx - 1];
+	for (i = 0; i < m->nsections; i++)
+		if (m->sections[i].index == ndx)
 			return &m->sections[i];
 	return NULL;
 }
@@ -123,11 +212,15 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 		return fail(err, ELF_OPEN_ERROR, "damaged ELF header");
 	if (!gelf_getehdr(m->elf, &eh))
 		return fail(err, ELF_OPEN_ERROR, "damaged ELF header: %s",
-			    elf_errmsg(-1));
+				 elf_errmsg(-1));
 	m->elf_class = gelf_getclass(m->elf);
 	m->machine = eh.e_machine;
 	m->e_type = eh.e_type;
 	m->entry = eh.e_entry;
+	m->phoff = eh.e_phoff;
+	m->shoff = eh.e_shoff;
+	m->phentsize = eh.e_phentsize;
+	m->shentsize = eh.e_shentsize;
 	if (eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return fail(err, ELF_OPEN_SKIPPED, "big-endian ELF: not x86, skipped");
 	if (!(m->elf_class == ELFCLASS64 && m->machine == EM_X86_64) &&
@@ -135,9 +228,9 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 		if (m->elf_class == ELFCLASS32 && m->machine == EM_X86_64)
 			return fail(err, ELF_OPEN_SKIPPED, "x32 ABI: skipped");
 		return fail(err, ELF_OPEN_SKIPPED,
-			    "machine %s (%u), ELFCLASS%d: not x86, skipped",
-			    elf_machine_name(m->machine), m->machine,
-			    m->elf_class == ELFCLASS64 ? 64 : 32);
+				 "machine %s (%u), ELFCLASS%d: not x86, skipped",
+				 elf_machine_name(m->machine), m->machine,
+				 m->elf_class == ELFCLASS64 ? 64 : 32);
 	}
 	why = elf_type_problem(m->e_type);
 	if (why)
@@ -145,7 +238,7 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 
 	if (elf_getphdrnum(m->elf, &m->phnum) != 0)
 		return fail(err, ELF_OPEN_ERROR, "damaged program header table: %s",
-			    elf_errmsg(-1));
+				 elf_errmsg(-1));
 	if (m->phnum) {
 		m->phdrs = calloc(m->phnum, sizeof(*m->phdrs));
 		if (!m->phdrs)
@@ -154,14 +247,14 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	for (i = 0; i < m->phnum; i++) {
 		if (!gelf_getphdr(m->elf, (int)i, &m->phdrs[i]))
 			return fail(err, ELF_OPEN_ERROR,
-				    "program header table lies outside the file");
+					 "program header table lies outside the file");
 	}
 	/* A damaged section header table is reported by the analyses that need it;
 	 * the program headers are what the kernel and the loader use. */
 	if (elf_getshdrnum(m->elf, &m->shnum) != 0 ||
 	    elf_getshdrstrndx(m->elf, &m->shstrndx) != 0)
 		m->shnum = 0;
-	if (!index_sections(m))
+	if (!index_sections(m) || !index_symbols(m))
 		return fail(err, ELF_OPEN_ERROR, "out of memory");
 
 	for (i = 0; i < m->phnum; i++) {
@@ -176,10 +269,10 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 		if (ph->p_type == PT_LOAD && (ph->p_offset > m->size ||
 					      ph->p_filesz > m->size - ph->p_offset))
 			return fail(err, ELF_OPEN_ERROR,
-				    "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
-				    "bytes) runs past the end of the file (%zu bytes)",
-				    i, (unsigned long long)ph->p_offset,
-				    (unsigned long long)ph->p_filesz, m->size);
+					 "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
+					 "bytes) runs past the end of the file (%zu bytes)",
+					 i, (unsigned long long)ph->p_offset,
+					 (unsigned long long)ph->p_filesz, m->size);
 	}
 	m->kind = classify(m);
 	return ELF_OPEN_OK;
@@ -196,13 +289,17 @@ static enum elf_open_status open_image(struct elf_model *m, struct elfcet_error 
 		return fail(err, ELF_OPEN_ERROR, "bad ELF class byte %u", m->data[EI_CLASS]);
 	if (m->size < (m->data[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
 		return fail(err, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)",
-			    m->size);
+				 m->size);
 	st = load_headers(m, err);
 	if (st != ELF_OPEN_OK) {
 		free(m->phdrs);
 		free(m->sections);
+		free(m->symbols);
+		free(m->symbols_by_addr);
 		m->phdrs = NULL;
 		m->sections = NULL;
+		m->symbols = NULL;
+		m->symbols_by_addr = NULL;
 	}
 	return st;
 }
@@ -246,7 +343,7 @@ static enum elf_open_status open_regular(const char *path, int *fdp, struct stat
 								 ? sizeof(Elf64_Ehdr)
 								 : sizeof(Elf32_Ehdr))) {
 		st = fail(err, ELF_OPEN_ERROR, "truncated ELF header (%lld bytes)",
-			  (long long)sb->st_size);
+			       (long long)sb->st_size);
 		goto out_close;
 	}
 	*fdp = fd;
@@ -287,8 +384,7 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, struc
 }
 
 enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
-					   const unsigned char *data, size_t size,
-					   struct elfcet_error *err)
+					   const unsigned char *data, size_t size, struct elfcet_error *err)
 {
 	enum elf_open_status st;
 
@@ -328,7 +424,7 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 	if (!copy) {
 		close(fd);
 		return fail(err, ELF_OPEN_ERROR, "out of memory for %lld bytes",
-			    (long long)sb.st_size);
+				 (long long)sb.st_size);
 	}
 	/* A file cut short by another process while it is read is an error, not a signal. */
 	while (got < (size_t)sb.st_size) {
@@ -338,10 +434,10 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 			continue;
 		if (n <= 0) {
 			st = n < 0 ? fail(err, ELF_OPEN_ERROR, "cannot read: %s",
-					  strerror(errno))
+					       strerror(errno))
 				   : fail(err, ELF_OPEN_ERROR, "the file shrank while "
-						  "being read (%zu of %lld bytes)", got,
-						  (long long)sb.st_size);
+					       "being read (%zu of %lld bytes)", got,
+					       (long long)sb.st_size);
 			close(fd);
 			free(copy);
 			return st;
@@ -362,6 +458,8 @@ void elf_model_close(struct elf_model *m)
 {
 	free(m->phdrs);
 	free(m->sections);
+	free(m->symbols);
+	free(m->symbols_by_addr);
 	if (m->elf)
 		elf_end(m->elf);
 	free(m->owned);
@@ -434,27 +532,37 @@ const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type)
 	return NULL;
 }
 
-bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value)
+bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag,
+			    uint64_t *value, uint64_t *value_at)
 {
 	const GElf_Phdr *dyn = elf_model_find_phdr(m, PT_DYNAMIC);
-	size_t word = m->elf_class == ELFCLASS64 ? 8 : 4;
+	bool is64 = m->elf_class == ELFCLASS64;
+	uint64_t entry = is64 ? 16 : 8;
 	const unsigned char *p;
-	uint64_t i, count;
 
-	if (!dyn)
+	if (!dyn || *i >= dyn->p_filesz / entry)
 		return false;
 	p = elf_model_file_bytes(m, dyn->p_offset, dyn->p_filesz);
 	if (!p)
 		return false;
-	count = dyn->p_filesz / (2 * word);
-	for (i = 0; i < count; i++, p += 2 * word) {
-		int64_t t = m->elf_class == ELFCLASS64 ? (int64_t)load_le64(p)
-						       : (int32_t)load_le32(p);
+	elf_dyn_decode(p + *i * entry, is64, tag, value);
+	if (*tag == DT_NULL)
+		return false;
+	if (value_at)
+		*value_at = dyn->p_offset + *i * entry + entry / 2;
+	(*i)++;
+	return true;
+}
 
-		if (t == DT_NULL)
-			break;
+bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value)
+{
+	uint64_t v;
+	int64_t t;
+	size_t i = 0;
+
+	while (elf_model_dynamic_next(m, &i, &t, &v, NULL)) {
 		if (t == tag) {
-			*value = elf_model_read_word(m, p + word);
+			*value = v;
 			return true;
 		}
 	}

@@ -35,6 +35,20 @@ struct elf_section {
 	Elf_Scn *scn;
 	GElf_Shdr sh;
 	const char *name;             /* NULL when the name cannot be read */
+	size_t index;                 /* in the section header table */
+	uint64_t header_offset;       /* file offset of the header: e_shoff + index * e_shentsize */
+};
+
+/* One entry of a symbol table (SHT_SYMTAB or SHT_DYNSYM), decoded when the file is
+ * opened so that no analysis walks the tables through libelf again. */
+struct elf_symbol {
+	uint64_t value;               /* first: sort_by_address orders by it */
+	uint64_t size;
+	const char *name;             /* NULL when the name cannot be read */
+	const struct elf_section *table;  /* the table holding it */
+	uint32_t index;               /* its index in that table */
+	uint16_t shndx;               /* st_shndx */
+	unsigned char type, bind, visibility;
 };
 
 struct elf_model {
@@ -50,10 +64,15 @@ struct elf_model {
 	uint64_t entry;
 	GElf_Phdr *phdrs;
 	size_t phnum;
+	uint64_t phoff, shoff;        /* e_phoff and e_shoff: where the header tables lie */
+	uint16_t phentsize, shentsize;
 	size_t shnum;                 /* 0 when the section header table is absent or unusable */
 	size_t shstrndx;
 	struct elf_section *sections; /* the readable headers after the null section, in order */
 	size_t nsections;
+	struct elf_symbol *symbols;   /* every table's entries but the null one, in table order */
+	size_t nsymbols;
+	struct elf_symbol *symbols_by_addr;  /* the same, by value (table order within a value) */
 	const char *interp;           /* NUL-terminated inside the mapping, or NULL */
 	bool has_dynamic;
 };
@@ -92,8 +111,32 @@ bool elf_model_vaddr_is_exec(const struct elf_model *m, uint64_t vaddr);
 /* The first section named NAME, or NULL. */
 const struct elf_section *elf_model_section_named(const struct elf_model *m, const char *name);
 
+/* The next section after PREV (NULL: the first) of type TYPE, or NULL. */
+const struct elf_section *elf_model_next_section(const struct elf_model *m,
+						 const struct elf_section *prev, uint32_t type);
+
+/* The next allocated section after PREV (NULL: the first) whose addresses hold ADDR, in
+ * header order, or NULL. Sections may overlap (.tbss lies over what follows it), so a
+ * caller that wants a kind of section asks again after each one it refuses. */
+const struct elf_section *elf_model_section_at(const struct elf_model *m, uint64_t addr,
+					       const struct elf_section *prev);
+
+/* The section with header table index NDX, or NULL when it is absent or unreadable. */
+const struct elf_section *elf_model_section_by_index(const struct elf_model *m, size_t ndx);
+
+/* File offset of program header I. */
+static inline uint64_t elf_model_phdr_offset(const struct elf_model *m, size_t i)
+{
+	return m->phoff + (uint64_t)i * m->phentsize;
+}
+
 /* The first program header of type TYPE, or NULL. */
 const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type);
+
+/* Reads PT_DYNAMIC's entry *I (0 to start) and advances *I: false at DT_NULL or at the
+ * end. VALUE_AT, when not NULL, gets the file offset of the entry's value (mark moves it). */
+bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag,
+			    uint64_t *value, uint64_t *value_at);
 
 /* Value of dynamic tag TAG from PT_DYNAMIC; false when absent. */
 bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value);

@@ -152,7 +152,7 @@ static int check_plan(const struct elf_model *m, const struct mark_plan *plan,
 
 	if (mark_view_plan_safe(m, plan, err) != 0)
 		return -1;
-	if (elf_model_open_memory(&after, m->path, plan->image, plan->size, &msg) != ELF_OPEN_OK)
+	if (elf_model_open_memory(&after, m->path, plan->edit.image, plan->edit.size, &msg) != ELF_OPEN_OK)
 		return error_set(err, "the planned file would not read back: %s", msg.text);
 	rc = mark_view_compare(m, &after, plan, err);
 	elf_model_close(&after);
@@ -265,8 +265,8 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 done:
 	status = res->status;
 out:
-	free(res->plan.image);
-	res->plan.image = NULL;
+	free(res->plan.edit.image);
+	res->plan.edit.image = NULL;
 	elf_model_close(&m);
 	return status;
 }

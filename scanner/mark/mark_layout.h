@@ -7,29 +7,23 @@
 #define ELFCET_MARK_LAYOUT_H
 
 #include "elf/elf_model.h"
+#include "mark/mark_edit.h"
 #include "mark/mark_plan.h"
 #include "property/property_note.h"
 #include "util/error.h"
 
 #include <stdint.h>
 
-/* A GNU property note descriptor (the property records, each padded to the class's
- * alignment) to be written as the file's note. */
-struct mark_desc {
-	unsigned char bytes[PROPERTY_MAX * 16];
-	uint32_t size;
-};
-
 /* Rewrites the note NOTE of M with DESC, no larger than the old descriptor, where it is,
  * shrinking every header that ends with it. 0 done; 1 when some header covers more than
- * the note (the caller relocates instead); -1 with ERR on damage. PLAN->image must hold a
- * copy of the original. */
+ * the note (the caller relocates instead); -1 with ERR on damage. PLAN->edit.image must
+ * hold a copy of the original. */
 int mark_layout_in_place(const struct elf_model *m, const struct property_note *note,
 			 const struct mark_desc *desc, struct mark_plan *plan,
 			 struct elfcet_error *err);
 
 /* Writes DESC as a new note in new space (see above). NOTE is the old note, or NULL when
- * the file has none. Allocates PLAN->image (the original plus the new space). 0, or -1
+ * the file has none. Allocates PLAN->edit.image (the original plus the new space). 0, or -1
  * with ERR when the file's headers do not allow it. */
 int mark_layout_relocate(const struct elf_model *m, const struct property_note *note,
 			 const struct mark_desc *desc, struct mark_plan *plan,

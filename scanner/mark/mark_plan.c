@@ -9,7 +9,6 @@
 #include "property/gnu_property.h"
 #include "mark/mark_layout.h"
 #include "elf/note_walk.h"
-#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,57 +31,9 @@ const char *mark_layout_name(enum mark_layout layout)
 	return "unknown";
 }
 
-void mark_plan_put(struct mark_plan *plan, uint64_t off, const void *bytes, uint64_t len,
-		   const char *what)
-{
-	struct mark_range *r;
-	size_t i, j;
-
-	if (len == 0 || off > plan->size || len > plan->size - off)
-		return;
-	if (plan->image + off != bytes)
-		memmove(plan->image + off, bytes, len);
-	/* Ranges describe the original; the new space past its end is changed as a whole. */
-	if (off >= plan->orig_size)
-		return;
-	if (len > plan->orig_size - off)
-		len = plan->orig_size - off;
-	ARRAY_RESERVE(plan->ranges, plan->cap, plan->nranges + 1);
-	/* Keep the list sorted; merge with overlapping or touching neighbours. */
-	for (i = 0; i < plan->nranges && plan->ranges[i].offset < off; i++)
-		;
-	memmove(plan->ranges + i + 1, plan->ranges + i,
-		(plan->nranges - i) * sizeof(*plan->ranges));
-	plan->ranges[i] = (struct mark_range){ off, len, what };
-	plan->nranges++;
-	if (i > 0 && plan->ranges[i - 1].offset + plan->ranges[i - 1].len >= off)
-		i--;
-	r = &plan->ranges[i];
-	for (j = i + 1; j < plan->nranges && plan->ranges[j].offset <= r->offset + r->len; j++) {
-		uint64_t end = plan->ranges[j].offset + plan->ranges[j].len;
-
-		if (end > r->offset + r->len)
-			r->len = end - r->offset;
-	}
-	memmove(plan->ranges + i + 1, plan->ranges + j,
-		(plan->nranges - j) * sizeof(*plan->ranges));
-	plan->nranges -= j - i - 1;
-}
-
-bool mark_plan_covers(const struct mark_plan *plan, uint64_t off)
-{
-	size_t i;
-
-	for (i = 0; i < plan->nranges; i++)
-		if (off >= plan->ranges[i].offset && off - plan->ranges[i].offset < plan->ranges[i].len)
-			return true;
-	return off >= plan->orig_size;
-}
-
 void mark_plan_free(struct mark_plan *plan)
 {
-	free(plan->image);
-	free(plan->ranges);
+	mark_edit_clear(&plan->edit);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -179,15 +130,13 @@ static uint64_t feature_value_offset(const struct property_note *note)
 	return 0;
 }
 
-static int copy_original(const struct elf_model *m, struct mark_plan *plan,
-			 struct elfcet_error *err)
+static int copy_original(const struct elf_model *m, struct mark_plan *plan, struct elfcet_error *err)
 {
-	/* Sized by the file: a failure is this file's error. */
-	plan->image = malloc(m->size ? m->size : 1);
-	if (!plan->image)
+	plan->edit.image = malloc(m->size ? m->size : 1);
+	if (!plan->edit.image)
 		return error_set(err, "out of memory");
-	memcpy(plan->image, m->data, m->size);
-	plan->size = m->size;
+	memcpy(plan->edit.image, m->data, m->size);
+	plan->edit.size = m->size;
 	return 0;
 }
 
@@ -207,7 +156,7 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 	int rc;
 
 	memset(plan, 0, sizeof(*plan));
-	plan->orig_size = m->size;
+	plan->edit.orig_size = m->size;
 	found = property_note_find(m, &note);
 	if (found && note_header_left_empty(&note)) {
 		/* objcopy --remove-section leaves an empty PT_GNU_PROPERTY: no note. */
@@ -241,11 +190,13 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		if (copy_original(m, plan, err) != 0)
 			return -1;
 		store_le32(v, plan->new_bits);
-		mark_plan_put(plan, feature_value_offset(&note), v, 4, "FEATURE_1_AND value");
+		mark_edit_put(&plan->edit, feature_value_offset(&note), v, 4, "FEATURE_1_AND value");
 		return 0;
 	}
 
-	desc = xmalloc(sizeof(*desc));
+	desc = malloc(sizeof(*desc));
+	if (!desc)
+		return error_set(err, "out of memory");
 	build_desc(&note, old_desc, plan->new_present, plan->new_bits, desc);
 	rc = 1;
 	if (plan->layout == MARK_LAYOUT_IN_PLACE) {
@@ -253,14 +204,8 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		rc = copy_original(m, plan, err);
 		if (rc == 0)
 			rc = mark_layout_in_place(m, &note, desc, plan, err);
-		if (rc == 1) {
-			free(plan->image);
-			free(plan->ranges);
-			plan->image = NULL;
-			plan->ranges = NULL;
-			plan->nranges = plan->cap = 0;
-			plan->size = 0;
-		}
+		if (rc == 1)
+			mark_edit_clear(&plan->edit);
 	}
 	if (rc == 1 && desc->size == 0)
 		rc = error_set(err, "cannot remove the only property: its note shares a header "

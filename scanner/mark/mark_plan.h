@@ -7,6 +7,7 @@
 #define ELFCET_MARK_PLAN_H
 
 #include "elf/elf_model.h"
+#include "mark/mark_edit.h"
 #include "property/property_note.h"
 #include "util/error.h"
 
@@ -29,12 +30,6 @@ struct mark_request {
 	uint32_t set, clear;
 };
 
-/* A range of the original file the plan rewrites, or the part appended after its end. */
-struct mark_range {
-	uint64_t offset, len;
-	const char *what;
-};
-
 struct mark_plan {
 	enum mark_layout layout;
 	bool old_present, new_present;    /* FEATURE_1_AND before and after */
@@ -46,10 +41,7 @@ struct mark_plan {
 	uint64_t moved_from, moved_bytes; /* ... over these bytes (.interp, notes), moved */
 	uint64_t seg_offset, seg_vaddr, seg_size;  /* where the new note is */
 	bool section_added;               /* a .note.gnu.property section header was added */
-	unsigned char *image;             /* the whole new file */
-	uint64_t size, orig_size;
-	struct mark_range *ranges;        /* sorted, disjoint */
-	size_t nranges, cap;
+	struct mark_edit edit;            /* the new file and what it changes */
 };
 
 /* Plans REQ for the file in M. 0 with PLAN filled (layout UNCHANGED when there is nothing
@@ -58,14 +50,6 @@ struct mark_plan {
 int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		   struct mark_plan *plan, struct elfcet_error *err);
 void mark_plan_free(struct mark_plan *plan);
-
-/* Writes LEN bytes at OFF of the new image and records the range (merging neighbours).
- * The image must already be large enough. */
-void mark_plan_put(struct mark_plan *plan, uint64_t off, const void *bytes, uint64_t len,
-		   const char *what);
-
-/* True when OFF of the original lies in one of the plan's ranges. */
-bool mark_plan_covers(const struct mark_plan *plan, uint64_t off);
 
 /* True when NOTE is only an empty PT_GNU_PROPERTY (what objcopy --remove-section
  * .note.gnu.property leaves): the file has no note, and marking gives it one. */

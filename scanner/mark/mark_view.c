@@ -60,12 +60,13 @@ int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err)
 
 static bool overlaps_plan(const struct mark_plan *plan, uint64_t off, uint64_t len)
 {
+	const struct mark_edit *e = &plan->edit;
 	size_t i;
 
-	for (i = 0; i < plan->nranges; i++)
-		if (plan->ranges[i].offset < off + len && off < plan->ranges[i].offset + plan->ranges[i].len)
+	for (i = 0; i < e->nranges; i++)
+		if (e->ranges[i].offset < off + len && off < e->ranges[i].offset + e->ranges[i].len)
 			return true;
-	return off + len > plan->orig_size;
+	return off + len > e->orig_size;
 }
 
 /* True when segment PH holds the property note (the plan rewrites it on purpose). */
@@ -99,8 +100,8 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
 
 	/* Bytes two segments load are two things at once: changing them for one changes
 	 * the other. */
-	for (i = 0; i < plan->nranges; i++) {
-		const struct mark_range *r = &plan->ranges[i];
+	for (i = 0; i < plan->edit.nranges; i++) {
+		const struct mark_range *r = &plan->edit.ranges[i];
 		size_t a = load_meeting(before, 0, r->offset, r->len), b;
 
 		if (a < before->phnum &&
@@ -151,20 +152,21 @@ static const GElf_Phdr *same_load(const struct elf_model *after, const GElf_Phdr
 static bool same_outside_plan(const struct elf_model *before, const struct elf_model *after,
 			      const struct mark_plan *plan, uint64_t off, uint64_t len)
 {
+	const struct mark_edit *e = &plan->edit;
 	uint64_t pos = off, end = off + len;
 	size_t i;
 
 	if (end > after->size)
 		return false;
-	for (i = 0; i <= plan->nranges && pos < end; i++) {
-		uint64_t stop = i < plan->nranges ? plan->ranges[i].offset : end;
+	for (i = 0; i <= e->nranges && pos < end; i++) {
+		uint64_t stop = i < e->nranges ? e->ranges[i].offset : end;
 
 		if (stop > end)
 			stop = end;
 		if (stop > pos && memcmp(before->data + pos, after->data + pos, stop - pos) != 0)
 			return false;
-		if (i < plan->nranges && plan->ranges[i].offset + plan->ranges[i].len > pos)
-			pos = plan->ranges[i].offset + plan->ranges[i].len;
+		if (i < e->nranges && e->ranges[i].offset + e->ranges[i].len > pos)
+			pos = e->ranges[i].offset + e->ranges[i].len;
 	}
 	return true;
 }

@@ -147,24 +147,24 @@ static int compare_bytes(const char *path, const char *tmp, const struct mark_pl
 		error_set(err, "cannot re-read the files to check them");
 		goto out;
 	}
-	if (nsize != plan->size || !same_bytes(written, 0, plan->image, nsize)) {
+	if (nsize != plan->edit.size || !same_bytes(written, 0, plan->edit.image, nsize)) {
 		error_set(err, "the written file differs from what was planned");
 		goto out;
 	}
-	if (osize != plan->orig_size) {
+	if (osize != plan->edit.orig_size) {
 		error_set(err, "the file changed size while being marked");
 		goto out;
 	}
-	for (i = 0; i <= plan->nranges; i++) {
-		uint64_t end = i < plan->nranges ? plan->ranges[i].offset : osize;
+	for (i = 0; i <= plan->edit.nranges; i++) {
+		uint64_t end = i < plan->edit.nranges ? plan->edit.ranges[i].offset : osize;
 
-		if (end > pos && !same_bytes(orig, pos, plan->image + pos, end - pos)) {
+		if (end > pos && !same_bytes(orig, pos, plan->edit.image + pos, end - pos)) {
 			error_set(err, "bytes outside the intended change differ (did the file "
 				       "change while being marked?)");
 			goto out;
 		}
-		if (i < plan->nranges)
-			pos = plan->ranges[i].offset + plan->ranges[i].len;
+		if (i < plan->edit.nranges)
+			pos = plan->edit.ranges[i].offset + plan->edit.ranges[i].len;
 	}
 	rc = 0;
 out:
@@ -278,7 +278,7 @@ int mark_write_file(const char *path, const struct stat *st, const struct mark_p
 		free(tmp);
 		return -1;
 	}
-	if (write_all(fd, plan->image, plan->size) != 0) {
+	if (write_all(fd, plan->edit.image, plan->edit.size) != 0) {
 		error_set(err, "cannot write the temporary file: %s", strerror(errno));
 		goto out_close;
 	}

@@ -4,6 +4,7 @@
 #define ELFCET_PROPERTY_NOTE_H
 
 #include "elf/elf_model.h"
+#include "property/consumer_reading.h"
 #include "problem.h"
 #include "util/error.h"
 
@@ -40,17 +41,6 @@ struct property_note {
 	size_t count;
 	struct gnu_property props[PROPERTY_MAX];
 	bool complete;               /* every property decoded */
-	bool has_feature_1_and, has_isa_1_needed;
-	uint32_t feature_1_and, isa_1_needed;
-};
-
-/* How one consumer reads the note. */
-struct consumer_reading {
-	bool sees_note;              /* the consumer finds a note where it looks */
-	bool accepted;               /* read without rejection (kernel) or not ignored (glibc) */
-	int error;                   /* kernel: the exec error (ENOEXEC, EIO), else 0 */
-	const char *rule;            /* why it rejected or ignored, or NULL */
-	char detail[160];
 	bool has_feature_1_and, has_isa_1_needed;
 	uint32_t feature_1_and, isa_1_needed;
 };

@@ -64,7 +64,7 @@ static void same_loaded_bytes(const struct elf_model *before, const struct elf_m
 			if (avail > ph->p_filesz - done)
 				avail = ph->p_filesz - done;
 			for (k = 0; k < avail; k++)
-				if (!mark_plan_covers(plan, boff + k) &&
+				if (!mark_edit_covers(&plan->edit, boff + k) &&
 				    after->data[aoff + k] != before->data[boff + k])
 					oracle_fail("a loaded byte outside the change differs");
 			done += avail;
@@ -83,7 +83,7 @@ static void check_result(const struct elf_model *before, const struct mark_plan 
 	struct elfcet_error msg;
 	size_t i;
 
-	if (elf_model_open_memory(&after, "planned", plan->image, plan->size, &msg) != ELF_OPEN_OK)
+	if (elf_model_open_memory(&after, "planned", plan->edit.image, plan->edit.size, &msg) != ELF_OPEN_OK)
 		oracle_fail(msg.text);
 	if ((before->interp == NULL) != (after.interp == NULL) ||
 	    (before->interp && strcmp(before->interp, after.interp) != 0))

@@ -3,7 +3,7 @@
  * byte are skipped: three or four passes in practice, each a stable scatter. */
 #include "config.h"
 
-#include "code/sort_address.h"
+#include "util/sort_address.h"
 #include "util/xalloc.h"
 
 #include <stdint.h>
