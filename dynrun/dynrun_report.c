@@ -9,24 +9,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-static const char *const kind_names[DYNRUN_KINDS] = { "ibt", "shstk", "shstk-unwind" };
-
-const char *dynrun_kind_name(enum dynrun_kind kind)
-{
-	return kind_names[kind];
-}
-
-static bool kind_parse(const char *s, enum dynrun_kind *out)
-{
-	for (int k = 0; k < DYNRUN_KINDS; k++) {
-		if (strcmp(s, kind_names[k]) == 0) {
-			*out = (enum dynrun_kind)k;
-			return true;
-		}
-	}
-	return false;
-}
-
 static uint64_t get_u64(json_object *o, const char *key, bool *ok)
 {
 	json_object *v;
@@ -61,13 +43,13 @@ static int read_end(json_object *o, const char *key, struct dynrun_end *end)
 	bool ok = true;
 
 	end->address = get_u64(o, key, &ok);
-	snprintf(name, sizeof(name), "%s_object", key);
+	snprintf(name, sizeof(name), "%s" WIRE_OBJECT, key);
 	const char *obj = get_str(o, name);
 	if (obj) {
 		end->object = strdup(obj);
 		if (!end->object)
 			return -1;
-		snprintf(name, sizeof(name), "%s_offset", key);
+		snprintf(name, sizeof(name), "%s" WIRE_OFFSET, key);
 		end->offset = get_u64(o, name, &ok);
 	}
 	return ok ? 0 : -1;
@@ -76,18 +58,18 @@ static int read_end(json_object *o, const char *key, struct dynrun_end *end)
 static int add_violation(struct dynrun_log *log, json_object *o)
 {
 	struct dynrun_violation v;
-	const char *kind = get_str(o, "kind");
+	const char *kind = get_str(o, WIRE_KIND);
 
 	memset(&v, 0, sizeof(v));
-	if (!kind || !kind_parse(kind, &v.kind))
+	if (!kind || !violation_kind_parse(kind, &v.kind))
 		return -1;
-	v.pid = (long)opt_u64(o, "pid");
-	v.tid = (long)opt_u64(o, "tid");
-	v.depth = (unsigned)opt_u64(o, "depth");
+	v.pid = (long)opt_u64(o, WIRE_PID);
+	v.tid = (long)opt_u64(o, WIRE_TID);
+	v.depth = (unsigned)opt_u64(o, WIRE_DEPTH);
 	json_object *tmp;
-	v.has_expected = json_object_object_get_ex(o, "expected", &tmp);
-	if (read_end(o, "src", &v.src) != 0 || read_end(o, "dst", &v.dst) != 0 ||
-	    (v.has_expected && read_end(o, "expected", &v.expected) != 0)) {
+	v.has_expected = json_object_object_get_ex(o, WIRE_EXPECTED, &tmp);
+	if (read_end(o, WIRE_SRC, &v.src) != 0 || read_end(o, WIRE_DST, &v.dst) != 0 ||
+	    (v.has_expected && read_end(o, WIRE_EXPECTED, &v.expected) != 0)) {
 		free(v.src.object), free(v.dst.object), free(v.expected.object);
 		return -1;
 	}
@@ -106,25 +88,25 @@ static int add_violation(struct dynrun_log *log, json_object *o)
 
 static int add_line(struct dynrun_log *log, json_object *o)
 {
-	const char *event = get_str(o, "event");
+	const char *event = get_str(o, WIRE_EVENT);
 
 	if (!event)
 		return -1;
-	if (strcmp(event, "violation") == 0)
+	if (strcmp(event, WIRE_EV_VIOLATION) == 0)
 		return add_violation(log, o);
-	if (strcmp(event, "start") == 0) {
+	if (strcmp(event, WIRE_EV_START) == 0) {
 		log->processes++;
-	} else if (strcmp(event, "summary") == 0) {
+	} else if (strcmp(event, WIRE_EV_SUMMARY) == 0) {
 		log->summaries++;
-		log->calls += opt_u64(o, "calls");
-		log->returns += opt_u64(o, "returns");
-		log->tracked += opt_u64(o, "tracked_branches");
-		for (int k = 0; k < DYNRUN_KINDS; k++)
-			log->totals[k] += opt_u64(o, kind_names[k]);
-	} else if (strcmp(event, "abort") == 0) {
+		log->calls += opt_u64(o, WIRE_CALLS);
+		log->returns += opt_u64(o, WIRE_RETURNS);
+		log->tracked += opt_u64(o, WIRE_TRACKED);
+		for (int k = 0; k < VIOL_KINDS; k++)
+			log->totals[k] += opt_u64(o, violation_kind_name((enum violation_kind)k));
+	} else if (strcmp(event, WIRE_EV_ABORT) == 0) {
 		log->aborted = true;
-	} else if (strcmp(event, "exec") == 0) {
-		const char *path = get_str(o, "path");
+	} else if (strcmp(event, WIRE_EV_EXEC) == 0) {
+		const char *path = get_str(o, WIRE_PATH);
 		char **grown = realloc(log->execs, (log->n_execs + 1) * sizeof(*grown));
 		if (!grown)
 			return -1;
@@ -164,10 +146,10 @@ int dynrun_log_read(const char *path, struct dynrun_log *log, char *err, size_t 
 	fclose(fp);
 	/* Violations seen by processes that never wrote a summary (exec, abort) count once. */
 	if (rc == 0) {
-		uint64_t listed[DYNRUN_KINDS] = { 0 };
+		uint64_t listed[VIOL_KINDS] = { 0 };
 		for (size_t i = 0; i < log->count; i++)
 			listed[log->items[i].kind]++;
-		for (int k = 0; k < DYNRUN_KINDS; k++)
+		for (int k = 0; k < VIOL_KINDS; k++)
 			if (log->totals[k] < listed[k])
 				log->totals[k] = listed[k];
 	}
@@ -236,11 +218,11 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 
 		format_end(&v->src, src, sizeof(src));
 		format_end(&v->dst, dst, sizeof(dst));
-		fprintf(out, "%s: %s -> %s", dynrun_kind_name(v->kind), src, dst);
+		fprintf(out, "%s: %s -> %s", violation_kind_name(v->kind), src, dst);
 		if (v->has_expected) {
 			format_end(&v->expected, exp, sizeof(exp));
 			fprintf(out, " (shadow stack: %s", exp);
-			if (v->kind == DYNRUN_SHSTK_UNWIND)
+			if (v->kind == VIOL_SHSTK_UNWIND)
 				fprintf(out, ", %u entr%s skipped", v->depth, v->depth == 1 ? "y" : "ies");
 			fprintf(out, ")");
 		}
@@ -252,9 +234,9 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 		"(%zu distinct); %llu calls, %llu returns, %llu tracked branches; program %s%s\n",
 		run->program, run->ibt ? " ibt" : "", run->shstk ? " shstk" : "",
 		!run->ibt && !run->shstk ? " nothing (unmarked; use --ibt/--shstk)" : "",
-		(unsigned long long)log->totals[DYNRUN_IBT],
-		(unsigned long long)log->totals[DYNRUN_SHSTK],
-		(unsigned long long)log->totals[DYNRUN_SHSTK_UNWIND], log->count,
+		(unsigned long long)log->totals[VIOL_IBT],
+		(unsigned long long)log->totals[VIOL_SHSTK],
+		(unsigned long long)log->totals[VIOL_SHSTK_UNWIND], log->count,
 		(unsigned long long)log->calls, (unsigned long long)log->returns,
 		(unsigned long long)log->tracked, status,
 		log->aborted ? " (stopped at the first violation)" : "");
@@ -294,14 +276,14 @@ int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct 
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "event", json_object_new_string("violation"));
-		json_object_object_add(o, "kind", json_object_new_string(dynrun_kind_name(v->kind)));
+		json_object_object_add(o, "kind", json_object_new_string(violation_kind_name(v->kind)));
 		json_object_object_add(o, "pid", json_object_new_int64(v->pid));
 		json_object_object_add(o, "tid", json_object_new_int64(v->tid));
 		json_object_object_add(o, "source", end_json(&v->src));
 		json_object_object_add(o, "target", end_json(&v->dst));
 		if (v->has_expected)
 			json_object_object_add(o, "expected", end_json(&v->expected));
-		if (v->kind == DYNRUN_SHSTK_UNWIND)
+		if (v->kind == VIOL_SHSTK_UNWIND)
 			json_object_object_add(o, "depth", json_object_new_int(v->depth));
 		if (put_line(out, o) != 0)
 			return -1;
@@ -317,8 +299,9 @@ int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct 
 	else if (WIFSIGNALED(run->wait_status))
 		json_object_object_add(o, "signal", json_object_new_int(WTERMSIG(run->wait_status)));
 	json_object_object_add(o, "aborted", json_object_new_boolean(log->aborted));
-	for (int k = 0; k < DYNRUN_KINDS; k++)
-		json_object_object_add(counts, kind_names[k], json_object_new_uint64(log->totals[k]));
+	for (int k = 0; k < VIOL_KINDS; k++)
+		json_object_object_add(counts, violation_kind_name((enum violation_kind)k),
+				       json_object_new_uint64(log->totals[k]));
 	json_object_object_add(o, "violations", counts);
 	json_object_object_add(o, "calls", json_object_new_uint64(log->calls));
 	json_object_object_add(o, "returns", json_object_new_uint64(log->returns));

@@ -21,7 +21,8 @@ cetplugin_hdr = \
 	vm/plugin/insn_class.h \
 	vm/plugin/object_map.h \
 	vm/plugin/object_marking.h \
-	vm/plugin/violation_log.h
+	vm/plugin/violation_log.h \
+	vm/plugin/violation_wire.h
 cetplugin_flags = -O2 -g -fPIC -fvisibility=hidden $(WARN_CFLAGS)
 vm/plugin/elfcet-qemu-plugin.so: $(cetplugin_src) $(cetplugin_hdr) config.h
 	@$(MKDIR_P) vm/plugin
