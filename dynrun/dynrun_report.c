@@ -1,7 +1,10 @@
-/* Reading, naming and printing what the checking plugin observed. */
+/* Reading, naming and printing what the checking plugin observed. json-c parses the
+ * plugin's lines; the JSON written goes through the report layer's writer (json_out). */
 #include "config.h"
 
 #include "dynrun/dynrun_report.h"
+
+#include "report/json_out.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -245,66 +248,58 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 			log->execs[i]);
 }
 
-static json_object *end_json(const struct dynrun_end *e)
+static void end_json(struct json_out *j, const char *key, const struct dynrun_end *e)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "address", json_object_new_uint64(e->address));
+	json_open_object(j, key);
+	json_uint(j, "address", e->address);
 	if (e->object) {
-		json_object_object_add(o, "object", json_object_new_string(e->object));
-		json_object_object_add(o, "file_offset", json_object_new_uint64(e->offset));
+		json_str(j, "object", e->object);
+		json_uint(j, "file_offset", e->offset);
 	}
 	if (e->place.known)
-		json_object_object_add(o, "vaddr", json_object_new_uint64(e->place.vaddr));
+		json_uint(j, "vaddr", e->place.vaddr);
 	if (e->place.symbol[0])
-		json_object_object_add(o, "symbol", json_object_new_string(e->place.symbol));
-	return o;
-}
-
-static int put_line(FILE *out, json_object *o)
-{
-	int rc = fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-
-	json_object_put(o);
-	return rc < 0 ? -1 : 0;
+		json_str(j, "symbol", e->place.symbol);
+	json_close_object(j);
 }
 
 int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct dynrun_log *log)
 {
+	struct json_out j;
+
 	for (size_t i = 0; i < log->count; i++) {
 		const struct dynrun_violation *v = &log->items[i];
-		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "event", json_object_new_string("violation"));
-		json_object_object_add(o, "kind", json_object_new_string(violation_kind_name(v->kind)));
-		json_object_object_add(o, "pid", json_object_new_int64(v->pid));
-		json_object_object_add(o, "tid", json_object_new_int64(v->tid));
-		json_object_object_add(o, "source", end_json(&v->src));
-		json_object_object_add(o, "target", end_json(&v->dst));
+		json_begin(&j, out);
+		json_str(&j, "event", "violation");
+		json_str(&j, "kind", violation_kind_name(v->kind));
+		json_int(&j, "pid", v->pid);
+		json_int(&j, "tid", v->tid);
+		end_json(&j, "source", &v->src);
+		end_json(&j, "target", &v->dst);
 		if (v->has_expected)
-			json_object_object_add(o, "expected", end_json(&v->expected));
+			end_json(&j, "expected", &v->expected);
 		if (v->kind == VIOL_SHSTK_UNWIND)
-			json_object_object_add(o, "depth", json_object_new_int(v->depth));
-		if (put_line(out, o) != 0)
-			return -1;
+			json_uint(&j, "depth", v->depth);
+		json_end(&j);
 	}
-	json_object *o = json_object_new_object(), *counts = json_object_new_object();
-	json_object_object_add(o, "event", json_object_new_string("run"));
-	json_object_object_add(o, "program", json_object_new_string(run->program));
-	json_object_object_add(o, "ibt", json_object_new_boolean(run->ibt));
-	json_object_object_add(o, "shstk", json_object_new_boolean(run->shstk));
+	json_begin(&j, out);
+	json_str(&j, "event", "run");
+	json_str(&j, "program", run->program);
+	json_boolean(&j, "ibt", run->ibt);
+	json_boolean(&j, "shstk", run->shstk);
 	if (WIFEXITED(run->wait_status))
-		json_object_object_add(o, "exit_status",
-				       json_object_new_int(WEXITSTATUS(run->wait_status)));
+		json_int(&j, "exit_status", WEXITSTATUS(run->wait_status));
 	else if (WIFSIGNALED(run->wait_status))
-		json_object_object_add(o, "signal", json_object_new_int(WTERMSIG(run->wait_status)));
-	json_object_object_add(o, "aborted", json_object_new_boolean(log->aborted));
+		json_int(&j, "signal", WTERMSIG(run->wait_status));
+	json_boolean(&j, "aborted", log->aborted);
+	json_open_object(&j, "violations");
 	for (int k = 0; k < VIOL_KINDS; k++)
-		json_object_object_add(counts, violation_kind_name((enum violation_kind)k),
-				       json_object_new_uint64(log->totals[k]));
-	json_object_object_add(o, "violations", counts);
-	json_object_object_add(o, "calls", json_object_new_uint64(log->calls));
-	json_object_object_add(o, "returns", json_object_new_uint64(log->returns));
-	json_object_object_add(o, "tracked_branches", json_object_new_uint64(log->tracked));
-	return put_line(out, o);
+		json_uint(&j, violation_kind_name((enum violation_kind)k), log->totals[k]);
+	json_close_object(&j);
+	json_uint(&j, "calls", log->calls);
+	json_uint(&j, "returns", log->returns);
+	json_uint(&j, "tracked_branches", log->tracked);
+	json_end(&j);
+	return ferror(out) ? -1 : 0;
 }
