@@ -1,32 +1,17 @@
-/* Reading, naming and printing what the checking plugin observed. */
+/* Reading, naming and printing what the checking plugin observed. json-c parses the
+ * plugin's lines; the JSON written goes through the report layer's writer (json_out). */
 #include "config.h"
 
 #include "dynrun/dynrun_report.h"
 #include "util/xalloc.h"
+
+#include "report/json_out.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-
-static const char *const kind_names[DYNRUN_KINDS] = { "ibt", "shstk", "shstk-unwind" };
-
-const char *dynrun_kind_name(enum dynrun_kind kind)
-{
-	return kind_names[kind];
-}
-
-static bool kind_parse(const char *s, enum dynrun_kind *out)
-{
-	for (int k = 0; k < DYNRUN_KINDS; k++) {
-		if (strcmp(s, kind_names[k]) == 0) {
-			*out = (enum dynrun_kind)k;
-			return true;
-		}
-	}
-	return false;
-}
 
 static uint64_t get_u64(json_object *o, const char *key, bool *ok)
 {
@@ -62,11 +47,11 @@ static int read_end(json_object *o, const char *key, struct dynrun_end *end)
 	bool ok = true;
 
 	end->address = get_u64(o, key, &ok);
-	snprintf(name, sizeof(name), "%s_object", key);
+	snprintf(name, sizeof(name), "%s" WIRE_OBJECT, key);
 	const char *obj = get_str(o, name);
 	if (obj) {
 		end->object = xstrdup(obj);
-		snprintf(name, sizeof(name), "%s_offset", key);
+		snprintf(name, sizeof(name), "%s" WIRE_OFFSET, key);
 		end->offset = get_u64(o, name, &ok);
 	}
 	return ok ? 0 : -1;
@@ -75,18 +60,18 @@ static int read_end(json_object *o, const char *key, struct dynrun_end *end)
 static int add_violation(struct dynrun_log *log, json_object *o)
 {
 	struct dynrun_violation v;
-	const char *kind = get_str(o, "kind");
+	const char *kind = get_str(o, WIRE_KIND);
 
 	memset(&v, 0, sizeof(v));
-	if (!kind || !kind_parse(kind, &v.kind))
+	if (!kind || !violation_kind_parse(kind, &v.kind))
 		return -1;
-	v.pid = (long)opt_u64(o, "pid");
-	v.tid = (long)opt_u64(o, "tid");
-	v.depth = (unsigned)opt_u64(o, "depth");
+	v.pid = (long)opt_u64(o, WIRE_PID);
+	v.tid = (long)opt_u64(o, WIRE_TID);
+	v.depth = (unsigned)opt_u64(o, WIRE_DEPTH);
 	json_object *tmp;
-	v.has_expected = json_object_object_get_ex(o, "expected", &tmp);
-	if (read_end(o, "src", &v.src) != 0 || read_end(o, "dst", &v.dst) != 0 ||
-	    (v.has_expected && read_end(o, "expected", &v.expected) != 0)) {
+	v.has_expected = json_object_object_get_ex(o, WIRE_EXPECTED, &tmp);
+	if (read_end(o, WIRE_SRC, &v.src) != 0 || read_end(o, WIRE_DST, &v.dst) != 0 ||
+	    (v.has_expected && read_end(o, WIRE_EXPECTED, &v.expected) != 0)) {
 		free(v.src.object), free(v.dst.object), free(v.expected.object);
 		return -1;
 	}
@@ -97,25 +82,25 @@ static int add_violation(struct dynrun_log *log, json_object *o)
 
 static int add_line(struct dynrun_log *log, json_object *o)
 {
-	const char *event = get_str(o, "event");
+	const char *event = get_str(o, WIRE_EVENT);
 
 	if (!event)
 		return -1;
-	if (strcmp(event, "violation") == 0)
+	if (strcmp(event, WIRE_EV_VIOLATION) == 0)
 		return add_violation(log, o);
-	if (strcmp(event, "start") == 0) {
+	if (strcmp(event, WIRE_EV_START) == 0) {
 		log->processes++;
-	} else if (strcmp(event, "summary") == 0) {
+	} else if (strcmp(event, WIRE_EV_SUMMARY) == 0) {
 		log->summaries++;
-		log->calls += opt_u64(o, "calls");
-		log->returns += opt_u64(o, "returns");
-		log->tracked += opt_u64(o, "tracked_branches");
-		for (int k = 0; k < DYNRUN_KINDS; k++)
-			log->totals[k] += opt_u64(o, kind_names[k]);
-	} else if (strcmp(event, "abort") == 0) {
+		log->calls += opt_u64(o, WIRE_CALLS);
+		log->returns += opt_u64(o, WIRE_RETURNS);
+		log->tracked += opt_u64(o, WIRE_TRACKED);
+		for (int k = 0; k < VIOL_KINDS; k++)
+			log->totals[k] += opt_u64(o, violation_kind_name((enum violation_kind)k));
+	} else if (strcmp(event, WIRE_EV_ABORT) == 0) {
 		log->aborted = true;
-	} else if (strcmp(event, "exec") == 0) {
-		const char *path = get_str(o, "path");
+	} else if (strcmp(event, WIRE_EV_EXEC) == 0) {
+		const char *path = get_str(o, WIRE_PATH);
 		ARRAY_RESERVE(log->execs, log->execs_cap, log->n_execs + 1);
 		log->execs[log->n_execs++] = xstrdup(path ? path : "");
 	}
@@ -149,10 +134,10 @@ int dynrun_log_read(const char *path, struct dynrun_log *log, struct elfcet_erro
 	fclose(fp);
 	/* Violations seen by processes that never wrote a summary (exec, abort) count once. */
 	if (rc == 0) {
-		uint64_t listed[DYNRUN_KINDS] = { 0 };
+		uint64_t listed[VIOL_KINDS] = { 0 };
 		for (size_t i = 0; i < log->count; i++)
 			listed[log->items[i].kind]++;
-		for (int k = 0; k < DYNRUN_KINDS; k++)
+		for (int k = 0; k < VIOL_KINDS; k++)
 			if (log->totals[k] < listed[k])
 				log->totals[k] = listed[k];
 	}
@@ -221,11 +206,11 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 
 		format_end(&v->src, src, sizeof(src));
 		format_end(&v->dst, dst, sizeof(dst));
-		fprintf(out, "%s: %s -> %s", dynrun_kind_name(v->kind), src, dst);
+		fprintf(out, "%s: %s -> %s", violation_kind_name(v->kind), src, dst);
 		if (v->has_expected) {
 			format_end(&v->expected, exp, sizeof(exp));
 			fprintf(out, " (shadow stack: %s", exp);
-			if (v->kind == DYNRUN_SHSTK_UNWIND)
+			if (v->kind == VIOL_SHSTK_UNWIND)
 				fprintf(out, ", %u entr%s skipped", v->depth, v->depth == 1 ? "y" : "ies");
 			fprintf(out, ")");
 		}
@@ -237,9 +222,9 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 		"(%zu distinct); %llu calls, %llu returns, %llu tracked branches; program %s%s\n",
 		run->program, run->ibt ? " ibt" : "", run->shstk ? " shstk" : "",
 		!run->ibt && !run->shstk ? " nothing (unmarked; use --ibt/--shstk)" : "",
-		(unsigned long long)log->totals[DYNRUN_IBT],
-		(unsigned long long)log->totals[DYNRUN_SHSTK],
-		(unsigned long long)log->totals[DYNRUN_SHSTK_UNWIND], log->count,
+		(unsigned long long)log->totals[VIOL_IBT],
+		(unsigned long long)log->totals[VIOL_SHSTK],
+		(unsigned long long)log->totals[VIOL_SHSTK_UNWIND], log->count,
 		(unsigned long long)log->calls, (unsigned long long)log->returns,
 		(unsigned long long)log->tracked, status,
 		log->aborted ? " (stopped at the first violation)" : "");
@@ -248,65 +233,58 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 			log->execs[i]);
 }
 
-static json_object *end_json(const struct dynrun_end *e)
+static void end_json(struct json_out *j, const char *key, const struct dynrun_end *e)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "address", json_object_new_uint64(e->address));
+	json_open_object(j, key);
+	json_uint(j, "address", e->address);
 	if (e->object) {
-		json_object_object_add(o, "object", json_object_new_string(e->object));
-		json_object_object_add(o, "file_offset", json_object_new_uint64(e->offset));
+		json_str(j, "object", e->object);
+		json_uint(j, "file_offset", e->offset);
 	}
 	if (e->place.known)
-		json_object_object_add(o, "vaddr", json_object_new_uint64(e->place.vaddr));
+		json_uint(j, "vaddr", e->place.vaddr);
 	if (e->place.symbol[0])
-		json_object_object_add(o, "symbol", json_object_new_string(e->place.symbol));
-	return o;
-}
-
-static int put_line(FILE *out, json_object *o)
-{
-	int rc = fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-
-	json_object_put(o);
-	return rc < 0 ? -1 : 0;
+		json_str(j, "symbol", e->place.symbol);
+	json_close_object(j);
 }
 
 int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct dynrun_log *log)
 {
+	struct json_out j;
+
 	for (size_t i = 0; i < log->count; i++) {
 		const struct dynrun_violation *v = &log->items[i];
-		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "event", json_object_new_string("violation"));
-		json_object_object_add(o, "kind", json_object_new_string(dynrun_kind_name(v->kind)));
-		json_object_object_add(o, "pid", json_object_new_int64(v->pid));
-		json_object_object_add(o, "tid", json_object_new_int64(v->tid));
-		json_object_object_add(o, "source", end_json(&v->src));
-		json_object_object_add(o, "target", end_json(&v->dst));
+		json_begin(&j, out);
+		json_str(&j, "event", "violation");
+		json_str(&j, "kind", violation_kind_name(v->kind));
+		json_int(&j, "pid", v->pid);
+		json_int(&j, "tid", v->tid);
+		end_json(&j, "source", &v->src);
+		end_json(&j, "target", &v->dst);
 		if (v->has_expected)
-			json_object_object_add(o, "expected", end_json(&v->expected));
-		if (v->kind == DYNRUN_SHSTK_UNWIND)
-			json_object_object_add(o, "depth", json_object_new_int(v->depth));
-		if (put_line(out, o) != 0)
-			return -1;
+			end_json(&j, "expected", &v->expected);
+		if (v->kind == VIOL_SHSTK_UNWIND)
+			json_uint(&j, "depth", v->depth);
+		json_end(&j);
 	}
-	json_object *o = json_object_new_object(), *counts = json_object_new_object();
-	json_object_object_add(o, "event", json_object_new_string("run"));
-	json_object_object_add(o, "program", json_object_new_string(run->program));
-	json_object_object_add(o, "ibt", json_object_new_boolean(run->ibt));
-	json_object_object_add(o, "shstk", json_object_new_boolean(run->shstk));
+	json_begin(&j, out);
+	json_str(&j, "event", "run");
+	json_str(&j, "program", run->program);
+	json_boolean(&j, "ibt", run->ibt);
+	json_boolean(&j, "shstk", run->shstk);
 	if (WIFEXITED(run->wait_status))
-		json_object_object_add(o, "exit_status",
-				       json_object_new_int(WEXITSTATUS(run->wait_status)));
+		json_int(&j, "exit_status", WEXITSTATUS(run->wait_status));
 	else if (WIFSIGNALED(run->wait_status))
-		json_object_object_add(o, "signal", json_object_new_int(WTERMSIG(run->wait_status)));
-	json_object_object_add(o, "aborted", json_object_new_boolean(log->aborted));
-	for (int k = 0; k < DYNRUN_KINDS; k++)
-		json_object_object_add(counts, kind_names[k], json_object_new_uint64(log->totals[k]));
-	json_object_object_add(o, "violations", counts);
-	json_object_object_add(o, "calls", json_object_new_uint64(log->calls));
-	json_object_object_add(o, "returns", json_object_new_uint64(log->returns));
-	json_object_object_add(o, "tracked_branches", json_object_new_uint64(log->tracked));
-	return put_line(out, o);
+		json_int(&j, "signal", WTERMSIG(run->wait_status));
+	json_boolean(&j, "aborted", log->aborted);
+	json_open_object(&j, "violations");
+	for (int k = 0; k < VIOL_KINDS; k++)
+		json_uint(&j, violation_kind_name((enum violation_kind)k), log->totals[k]);
+	json_close_object(&j);
+	json_uint(&j, "calls", log->calls);
+	json_uint(&j, "returns", log->returns);
+	json_uint(&j, "tracked_branches", log->tracked);
+	json_end(&j);
+	return ferror(out) ? -1 : 0;
 }

@@ -7,12 +7,11 @@
 #include "dynrun/dynrun.h"
 #include "dynrun/dynrun_symbols.h"
 #include "util/error.h"
+#include "vm/plugin/violation_wire.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
-enum dynrun_kind { DYNRUN_IBT, DYNRUN_SHSTK, DYNRUN_SHSTK_UNWIND, DYNRUN_KINDS };
 
 struct dynrun_end {
 	uint64_t address;        /* run-time address in the guest */
@@ -22,7 +21,7 @@ struct dynrun_end {
 };
 
 struct dynrun_violation {
-	enum dynrun_kind kind;
+	enum violation_kind kind;
 	long pid, tid;
 	struct dynrun_end src, dst, expected;
 	bool has_expected;
@@ -32,7 +31,7 @@ struct dynrun_violation {
 struct dynrun_log {
 	struct dynrun_violation *items;
 	size_t count, cap;
-	uint64_t totals[DYNRUN_KINDS];   /* occurrences, from the processes' summaries */
+	uint64_t totals[VIOL_KINDS];   /* occurrences, from the processes' summaries */
 	uint64_t calls, returns, tracked;
 	unsigned processes, summaries;   /* started, and ended normally (not by exec/abort) */
 	bool aborted;
@@ -45,8 +44,6 @@ int dynrun_log_read(const char *path, struct dynrun_log *log, struct elfcet_erro
 /* Names every address (object+vaddr, symbol). */
 void dynrun_log_symbolize(struct dynrun_log *log);
 void dynrun_log_free(struct dynrun_log *log);
-
-const char *dynrun_kind_name(enum dynrun_kind kind);
 
 /* The readable report: one line per violation, then a summary line. */
 void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct dynrun_log *log);

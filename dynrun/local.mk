@@ -6,4 +6,5 @@ dynrun_libdynrun_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(JSONC_CFLAGS)
 dynrun_libdynrun_a_SOURCES = \
 	dynrun/dynrun.c dynrun/dynrun.h \
 	dynrun/dynrun_symbols.c dynrun/dynrun_symbols.h \
-	dynrun/dynrun_report.c dynrun/dynrun_report.h
+	dynrun/dynrun_report.c dynrun/dynrun_report.h \
+	vm/plugin/violation_wire.h

@@ -1,14 +1,15 @@
-/* elfcet mark: option parsing and messages; the work is scanner's (mark.h). */
+/* elfcet mark: option parsing; the work is scanner's (mark.h), the messages its report
+ * layer's (report/report_mark.h). */
 #include "config.h"
 
 #include "commands.h"
 
-#include "property/gnu_property.h"
 #include "mark/mark.h"
+#include "property/gnu_property.h"
+#include "report/report_mark.h"
 #include "rules.h"
 
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,123 +127,25 @@ static int parse_options(struct mark_cli *cli, int argc, char **argv)
 	return 0;
 }
 
-static const char *bits_text(bool present, uint32_t bits, char *buf, size_t len)
-{
-	if (!present)
-		return "none";
-	return gnu_property_bits_text(PROP_X86_FEATURE_1_AND, bits, buf, len);
-}
-
-static void print_blockers(const struct mark_result *res)
-{
-	size_t i, shown = 0;
-
-	for (i = 0; i < res->audit.findings.count; i++) {
-		const struct finding *f = &res->audit.findings.items[i];
-
-		if (!mark_finding_blocks(f, res->blocked))
-			continue;
-		fprintf(stderr, "  %s at 0x%" PRIx64 " %s (%s): %s\n", f->rule, f->address,
-			f->symbol ? f->symbol : "?", f->via ? f->via : "?",
-			f->message ? f->message : "");
-		shown++;
-	}
-	for (i = 0; i < res->audit.problems.count; i++) {
-		const struct problem *p = &res->audit.problems.items[i];
-
-		if (p->severity != SEVERITY_ERROR)
-			continue;
-		fprintf(stderr, "  %s: %s\n", p->rule, p->message);
-		shown++;
-	}
-	if (!shown && (res->blocked & FEATURE_1_SHSTK) &&
-	    res->audit.shstk == VERDICT_NOT_APPLICABLE)
-		fprintf(stderr, "  shadow stacks exist for 64-bit processes only\n");
-	else if (!shown)
-		fprintf(stderr, "  (no finding listed: verdicts ibt %s, shstk %s)\n",
-			verdict_name(res->audit.ibt), verdict_name(res->audit.shstk));
-}
-
-static void report_done(const struct mark_cli *cli, const char *path,
-			const struct mark_result *res)
-{
-	const struct mark_plan *p = &res->plan;
-	char before[64], after[64];
-	size_t i;
-
-	bits_text(p->old_present, p->old_bits, before, sizeof(before));
-	bits_text(p->new_present, p->new_bits, after, sizeof(after));
-	printf("%s: %s%s -> %s (layout %d, %s", path, cli->opt.dry_run ? "would change " : "",
-	       p->old_present ? before : "none", p->new_present ? after : "none", (int)p->layout,
-	       mark_layout_name(p->layout));
-	if (p->relocated)
-		printf("; note now at 0x%" PRIx64 " (file offset 0x%" PRIx64 ")%s%s%s", p->seg_vaddr,
-		       p->seg_offset,
-		       p->new_load ? " under a new PT_LOAD" : " in the padding after a segment",
-		       p->table_moved ? ", program header table moved and grown"
-		       : p->table_grown ? ", program header table grown in place (what followed "
-					  "it moved along)" : "",
-		       p->section_added ? ", section header added" : "");
-	printf(")\n");
-	if (cli->verbose || cli->opt.dry_run) {
-		const struct mark_edit *e = &p->edit;
-
-		for (i = 0; i < e->nranges; i++)
-			printf("  bytes 0x%" PRIx64 "..0x%" PRIx64 ": %s\n", e->ranges[i].offset,
-			       e->ranges[i].offset + e->ranges[i].len, e->ranges[i].what);
-		if (e->size > e->orig_size)
-			printf("  bytes 0x%" PRIx64 "..0x%" PRIx64 ": appended\n", e->orig_size,
-			       e->size);
-	}
-}
-
+/* The exit status of one file's outcome (see the help). */
 static int mark_one(const struct mark_cli *cli, const char *path)
 {
 	struct mark_result res;
-	char bits[64];
-	int status = EXIT_CLEAN;
+	enum mark_status st = mark_file(path, &cli->opt, &res);
 
-	switch (mark_file(path, &cli->opt, &res)) {
+	report_mark_file(stdout, stderr, path, st, &res, cli->opt.dry_run, cli->verbose);
+	mark_result_free(&res);
+	switch (st) {
 	case MARK_FAILED:
-		error_print(stderr, "elfcet mark", path, &res.error);
-		status = EXIT_TROUBLE;
-		break;
+		return EXIT_TROUBLE;
 	case MARK_UNSAFE:
-		fprintf(stderr, "elfcet mark: %s: refused: %s\n", path, res.error.text);
-		status = EXIT_FINDINGS;
-		break;
-	case MARK_UNCHANGED:
-		printf("%s: already %s: unchanged\n", path,
-		       bits_text(res.plan.old_present, res.plan.old_bits, bits, sizeof(bits)));
-		break;
 	case MARK_REFUSED:
-		fprintf(stderr, "elfcet mark: %s: refused: the audit does not allow %s "
-				"(ibt %s, shstk %s); blocking findings:\n",
-			path, gnu_property_bits_text(PROP_X86_FEATURE_1_AND, res.blocked, bits,
-						     sizeof(bits)),
-			verdict_name(res.audit.ibt), verdict_name(res.audit.shstk));
-		print_blockers(&res);
-		status = EXIT_FINDINGS;
-		break;
+		return EXIT_FINDINGS;
 	case MARK_DONE:
-		if (res.forced) {
-			fprintf(stderr, "elfcet mark: %s: --force: %s %s despite the audit "
-					"(ibt %s, shstk %s):\n",
-				path, cli->opt.dry_run ? "would set" : "setting",
-				gnu_property_bits_text(PROP_X86_FEATURE_1_AND, res.blocked, bits,
-						       sizeof(bits)),
-				verdict_name(res.audit.ibt), verdict_name(res.audit.shstk));
-			print_blockers(&res);
-		}
-		report_done(cli, path, &res);
-		if (res.plan.table_moved)
-			fprintf(stderr, "elfcet mark: %s: warning: the program header table could "
-					"not grow where it is and moved; binutils strip and objcopy "
-					"cannot rewrite such a file (strip before marking)\n", path);
+	case MARK_UNCHANGED:
 		break;
 	}
-	mark_result_free(&res);
-	return status;
+	return EXIT_CLEAN;
 }
 
 int cmd_mark(int argc, char **argv)

@@ -124,7 +124,7 @@ int cmd_run(int argc, char **argv)
 	dynrun_log_symbolize(&log);
 	dynrun_print_text(stderr, &run, &log);
 	status = EXIT_CLEAN;
-	for (int k = 0; k < DYNRUN_KINDS; k++)
+	for (int k = 0; k < VIOL_KINDS; k++)
 		if (log.totals[k] > 0)
 			status = EXIT_FINDINGS;
 	if (json && dynrun_write_json(json, &run, &log) != 0) {

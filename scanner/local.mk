@@ -49,6 +49,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/report/json_out.c scanner/report/json_out.h \
 	scanner/report/report.h \
 	scanner/report/report_json.c \
+	scanner/report/report_mark.c scanner/report/report_mark.h \
 	scanner/report/report_sarif.c \
 	scanner/report/report_summary.c \
 	scanner/report/report_text.c \

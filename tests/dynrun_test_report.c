@@ -45,18 +45,18 @@ static void test_reads_violations_and_summaries(void **state)
 	unlink(path);
 	assert_int_equal(log.processes, 1);
 	assert_int_equal(log.count, 2);
-	assert_int_equal(log.items[0].kind, DYNRUN_IBT);
+	assert_int_equal(log.items[0].kind, VIOL_IBT);
 	assert_int_equal(log.items[0].tid, 8);
 	assert_string_equal(log.items[0].src.object, "/bin/x");
 	assert_int_equal(log.items[0].src.offset, 16);
 	assert_int_equal(log.items[0].dst.address, 8192);
-	assert_int_equal(log.items[1].kind, DYNRUN_SHSTK_UNWIND);
+	assert_int_equal(log.items[1].kind, VIOL_SHSTK_UNWIND);
 	assert_true(log.items[1].has_expected);
 	assert_int_equal(log.items[1].expected.address, 3);
 	assert_int_equal(log.items[1].depth, 4);
 	assert_null(log.items[1].src.object);
-	assert_int_equal(log.totals[DYNRUN_IBT], 3);   /* repeats counted by the plugin */
-	assert_int_equal(log.totals[DYNRUN_SHSTK_UNWIND], 1);
+	assert_int_equal(log.totals[VIOL_IBT], 3);   /* repeats counted by the plugin */
+	assert_int_equal(log.totals[VIOL_SHSTK_UNWIND], 1);
 	assert_int_equal(log.calls, 10);
 	dynrun_log_free(&log);
 }
@@ -73,7 +73,7 @@ static void test_violations_without_summary_still_count(void **state)
 	assert_int_equal(dynrun_log_read(path, &log, &err), 0);
 	unlink(path);
 	assert_true(log.aborted);
-	assert_int_equal(log.totals[DYNRUN_SHSTK], 1);
+	assert_int_equal(log.totals[VIOL_SHSTK], 1);
 	dynrun_log_free(&log);
 }
 

@@ -21,7 +21,8 @@ cetplugin_hdr = \
 	vm/plugin/insn_class.h \
 	vm/plugin/object_map.h \
 	vm/plugin/object_marking.h \
-	vm/plugin/violation_log.h
+	vm/plugin/violation_log.h \
+	vm/plugin/violation_wire.h
 # The scanner's libelf-free readers, so that the plugin reads an object's marking as the
 # audit does (distributed with the library).
 cetplugin_scanner = \

@@ -88,7 +88,9 @@ static bool report(const struct violation *v)
 	bool fresh = violation_log_report(v);
 	if (opt_abort) {
 		char line[160];
-		snprintf(line, sizeof(line), "{\"event\":\"abort\",\"pid\":%ld,\"kind\":\"%s\"}",
+		snprintf(line, sizeof(line),
+				 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_ABORT "\"," WIRE_KEY(WIRE_PID) "%ld,"
+				 WIRE_KEY(WIRE_KIND) "\"%s\"}",
 				 (long)getpid(), violation_kind_name(v->kind));
 		violation_log_line(line);
 		/* Die as a control-protection fault would: SIGSEGV, without QEMU's own handler. */
@@ -175,10 +177,12 @@ static void on_marker(unsigned int vcpu, void *udata)
 	window_open = open;
 	if (open) {
 		window_interrupted = 0;
-		snprintf(line, sizeof(line), "{\"event\":\"window\",\"open\":true}");
+		snprintf(line, sizeof(line), "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_WINDOW "\","
+			 WIRE_KEY(WIRE_OPEN) "true}");
 	} else {
 		snprintf(line, sizeof(line),
-			 "{\"event\":\"window\",\"open\":false,\"interrupted_transfers\":%" PRIu64 "}",
+			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_WINDOW "\"," WIRE_KEY(WIRE_OPEN) "false,"
+			 WIRE_KEY(WIRE_INTERRUPTED) "%" PRIu64 "}",
 			 window_interrupted);
 	}
 	violation_log_line(line);
@@ -369,7 +373,8 @@ static void note_exec(uint64_t path_addr)
 			break;
 	}
 	char line[700];
-	char *w = line + snprintf(line, sizeof(line), "{\"event\":\"exec\",\"pid\":%ld,\"path\":\"",
+	char *w = line + snprintf(line, sizeof(line), "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_EXEC "\","
+							  WIRE_KEY(WIRE_PID) "%ld," WIRE_KEY(WIRE_PATH) "\"",
 							  (long)getpid());
 	for (const char *p = path; *p && w < line + sizeof(line) - 8; p++)
 		if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
@@ -434,10 +439,13 @@ static void on_exit_guest(qemu_plugin_id_t id, void *udata)
 	violation_log_counts(total, distinct);
 	char line[512];
 	snprintf(line, sizeof(line),
-			 "{\"event\":\"summary\",\"pid\":%ld,\"calls\":%" PRIu64 ",\"returns\":%" PRIu64
-			 ",\"tracked_branches\":%" PRIu64 ",\"ibt\":%" PRIu64 ",\"shstk\":%" PRIu64
-			 ",\"shstk-unwind\":%" PRIu64 ",\"ibt_distinct\":%" PRIu64
-			 ",\"shstk_distinct\":%" PRIu64 ",\"shstk-unwind_distinct\":%" PRIu64 "}",
+			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_SUMMARY "\"," WIRE_KEY(WIRE_PID) "%ld,"
+			 WIRE_KEY(WIRE_CALLS) "%" PRIu64 "," WIRE_KEY(WIRE_RETURNS) "%" PRIu64 ","
+			 WIRE_KEY(WIRE_TRACKED) "%" PRIu64 "," WIRE_KEY(WIRE_IBT) "%" PRIu64 ","
+			 WIRE_KEY(WIRE_SHSTK) "%" PRIu64 "," WIRE_KEY(WIRE_SHSTK_UNWIND) "%" PRIu64 ","
+			 WIRE_KEY(WIRE_IBT WIRE_DISTINCT) "%" PRIu64 ","
+			 WIRE_KEY(WIRE_SHSTK WIRE_DISTINCT) "%" PRIu64 ","
+			 WIRE_KEY(WIRE_SHSTK_UNWIND WIRE_DISTINCT) "%" PRIu64 "}",
 			 (long)getpid(), calls, rets, tracked, total[VIOL_IBT], total[VIOL_SHSTK],
 			 total[VIOL_SHSTK_UNWIND], distinct[VIOL_IBT], distinct[VIOL_SHSTK],
 			 distinct[VIOL_SHSTK_UNWIND]);
@@ -502,8 +510,9 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 
 	char line[200];
 	snprintf(line, sizeof(line),
-			 "{\"event\":\"start\",\"pid\":%ld,\"target\":\"%s\",\"mode\":\"%s\","
-			 "\"ibt\":%s,\"shstk\":%s}",
+			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_START "\"," WIRE_KEY(WIRE_PID) "%ld,"
+			 WIRE_KEY(WIRE_TARGET) "\"%s\"," WIRE_KEY(WIRE_MODE) "\"%s\","
+			 WIRE_KEY(WIRE_IBT) "%s," WIRE_KEY(WIRE_SHSTK) "%s}",
 			 (long)getpid(), info->target_name, system_mode ? "system" : "user",
 			 opt_ibt ? "true" : "false", opt_shstk ? "true" : "false");
 	violation_log_line(line);

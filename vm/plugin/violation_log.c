@@ -28,12 +28,6 @@ struct seen {
 static struct seen *table;
 static size_t table_cap, table_used;
 
-const char *violation_kind_name(enum violation_kind kind)
-{
-	static const char *const names[VIOL_KINDS] = { "ibt", "shstk", "shstk-unwind" };
-	return names[kind];
-}
-
 void violation_log_name_objects(bool on)
 {
 	name_objects = on;
@@ -109,7 +103,7 @@ static void append_object(char *buf, size_t cap, size_t *len, const char *key, u
 	struct object_ref ref = object_map_lookup(addr);
 	if (!ref.path || *len >= cap)
 		return;
-	*len += (size_t)snprintf(buf + *len, cap - *len, ",\"%s_object\":\"", key);
+	*len += (size_t)snprintf(buf + *len, cap - *len, ",\"%s" WIRE_OBJECT "\":\"", key);
 	for (const char *p = ref.path; *p && *len + 8 < cap; p++) {
 		unsigned char c = (unsigned char)*p;
 		if (c == '"' || c == '\\')
@@ -120,7 +114,7 @@ static void append_object(char *buf, size_t cap, size_t *len, const char *key, u
 			buf[(*len)++] = (char)c;
 	}
 	if (*len < cap)
-		*len += (size_t)snprintf(buf + *len, cap - *len, "\",\"%s_offset\":%" PRIu64, key,
+		*len += (size_t)snprintf(buf + *len, cap - *len, "\",\"%s" WIRE_OFFSET "\":%" PRIu64, key,
 								 ref.offset);
 }
 
@@ -138,18 +132,20 @@ bool violation_log_report(const struct violation *v)
 	char buf[10240];
 	size_t cap = sizeof(buf) - 2, len = 0;
 	len += (size_t)snprintf(buf, cap,
-							"{\"event\":\"violation\",\"kind\":\"%s\",\"pid\":%ld,\"tid\":%ld,"
-							"\"src\":%" PRIu64 ",\"dst\":%" PRIu64,
+							"{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_VIOLATION "\","
+							WIRE_KEY(WIRE_KIND) "\"%s\"," WIRE_KEY(WIRE_PID) "%ld,"
+							WIRE_KEY(WIRE_TID) "%ld," WIRE_KEY(WIRE_SRC) "%" PRIu64 ","
+							WIRE_KEY(WIRE_DST) "%" PRIu64,
 							violation_kind_name(v->kind), (long)getpid(),
 							(long)syscall(SYS_gettid), v->src, v->dst);
 	if (v->has_expected && len < cap)
-		len += (size_t)snprintf(buf + len, cap - len, ",\"expected\":%" PRIu64, v->expected);
+		len += (size_t)snprintf(buf + len, cap - len, "," WIRE_KEY(WIRE_EXPECTED) "%" PRIu64, v->expected);
 	if (v->kind == VIOL_SHSTK_UNWIND && len < cap)
-		len += (size_t)snprintf(buf + len, cap - len, ",\"depth\":%u", v->depth);
-	append_object(buf, cap, &len, "src", v->src);
-	append_object(buf, cap, &len, "dst", v->dst);
+		len += (size_t)snprintf(buf + len, cap - len, "," WIRE_KEY(WIRE_DEPTH) "%u", v->depth);
+	append_object(buf, cap, &len, WIRE_SRC, v->src);
+	append_object(buf, cap, &len, WIRE_DST, v->dst);
 	if (v->has_expected)
-		append_object(buf, cap, &len, "expected", v->expected);
+		append_object(buf, cap, &len, WIRE_EXPECTED, v->expected);
 	if (len > cap)
 		len = cap;
 	buf[len++] = '}';

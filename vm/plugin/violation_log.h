@@ -4,10 +4,10 @@
 #ifndef ELFCET_VIOLATION_LOG_H
 #define ELFCET_VIOLATION_LOG_H
 
+#include "violation_wire.h"
+
 #include <stdbool.h>
 #include <stdint.h>
-
-enum violation_kind { VIOL_IBT, VIOL_SHSTK, VIOL_SHSTK_UNWIND, VIOL_KINDS };
 
 struct violation {
 	enum violation_kind kind;
@@ -27,6 +27,5 @@ void violation_log_line(const char *json);
 bool violation_log_report(const struct violation *v);
 /* Occurrences so far of each kind, and distinct ones. */
 void violation_log_counts(uint64_t total[VIOL_KINDS], uint64_t distinct[VIOL_KINDS]);
-const char *violation_kind_name(enum violation_kind kind);
 
 #endif
