@@ -82,6 +82,9 @@ EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh te
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log
+# One thread or several: the same report, and no data race under helgrind.
+TESTS += tests/thread-races.sh
+EXTRA_DIST += tests/thread-races.sh
 EXTRA_DIST += tests/deps.txt tests/setup tests/run-all tests/debian-mirror
 # Indirect-branch targets: corpus/targets built with gcc and clang, against its manifest.
 TESTS += tests/corpus-targets.sh

@@ -5,6 +5,7 @@
 
 #include "code/insn_length.h"
 
+#include <pthread.h>
 #include <string.h>
 
 bool is_endbr(const unsigned char *p, size_t n, bool is64)
@@ -104,8 +105,36 @@ const char *cet_insn_name(enum cet_insn_kind kind)
 	return names[kind];
 }
 
+/* Debian 12's Capstone (4.0.2) sorts its table of implicit registers on the first
+ * instruction it prints, with no lock. Threads decoding at once read the table while
+ * another sorts it (a thread preempted mid-sort leaves it half sorted for everyone), and
+ * lose the %eax of cmp $imm32,%eax: a jump table's bound, so its entry count and the
+ * data scan's findings changed from run to run. One decoding before any other does the
+ * sort once. A mutex rather than pthread_once: valgrind's helgrind, which
+ * tests/thread-races.sh runs, sees the order a mutex makes. */
+static pthread_mutex_t capstone_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool capstone_sorted;
+
+static void capstone_sort_tables(void)
+{
+	static const unsigned char cmp_eax[] = { 0x3d, 0x00, 0x10, 0x00, 0x00 };
+	cs_insn *insn;
+	csh h;
+
+	pthread_mutex_lock(&capstone_lock);
+	if (!capstone_sorted && cs_open(CS_ARCH_X86, CS_MODE_64, &h) == CS_ERR_OK) {
+		cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+		if (cs_disasm(h, cmp_eax, sizeof(cmp_eax), 0, 1, &insn) == 1)
+			cs_free(insn, 1);
+		cs_close(&h);
+		capstone_sorted = true;
+	}
+	pthread_mutex_unlock(&capstone_lock);
+}
+
 bool disasm_open(struct disasm *d, bool is64)
 {
+	capstone_sort_tables();
 	memset(d, 0, sizeof(*d));
 	d->is64 = is64;
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&d->lengths,
