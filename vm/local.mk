@@ -109,7 +109,7 @@ clean-local: clean-vm-verify
 clean-vm-verify:
 	rm -rf $(VM_VERIFY_OUT)
 .PHONY: check-vm check-vm-verify clean-vm-verify
-EXTRA_DIST += vm/README.md vm/verify vm/verify-eval.jq vm/verify-text.jq vm/verify-results.jq corpus/vm/build corpus/vm/fault64.S
+EXTRA_DIST += vm/README.md vm/verify vm/verify-eval.jq vm/verify-text.jq vm/verify-results.jq vm/verify-lib.jq corpus/vm/build corpus/vm/fault64.S
 
 # vm/verify's failure paths (a kernel that does not boot, a hang, no QEMU, ...).
 check-vm-failures: elfcet/elfcet vm/guest/runner tests/elf-damage

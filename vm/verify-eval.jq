@@ -12,10 +12,8 @@
 # Output: the report (see vm/README.md), with one entry per check:
 #   {check, verdict, result: confirmed|contradicted|not exercised, evidence,
 #    confirmed_by|contradicted_by: the executor}
-
-def hex: . as $n | if $n == null then null else
-	[recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
-	| reverse | map("0123456789abcdef"[.:. + 1]) | "0x" + join("") end;
+# Run with `jq -L vm`: the hex conversions and the map lookups are vm/verify-lib.jq's.
+import "verify-lib" as v;
 
 # The kernel's reading as shown in /proc/PID/status. The kernel series names the line
 # x86_Elf_features ("0x3 ibt shstk from=executable", "none from=interpreter"); any x86_
@@ -28,9 +26,7 @@ def status_reading:
 		($line.value | split(" ") | map(select(length > 0))) as $words
 		| { line: ($line.key + ": " + $line.value),
 		    features: (if $words[0] == "none" then null
-			       else ($words[0] | ltrimstr("0x") | ascii_downcase
-				     | explode | map(if . >= 97 then . - 87 else . - 48 end)
-				     | reduce .[] as $d (0; . * 16 + $d)) end),
+			       else ($words[0] | v::hexnum) end),
 		    from: ([$words[] | select(startswith("from=")) | ltrimstr("from=")] | first) }
 	  end;
 
@@ -59,21 +55,18 @@ def end_text:
 	elif .end.how == "timeout" then "killed at the job time limit"
 	else .end.how end;
 
-def hexnum: ltrimstr("0x") | ascii_downcase | explode
-	| map(if . >= 97 then . - 87 else . - 48 end) | reduce .[] as $d (0; . * 16 + $d);
-
 # A run-time address (a number) as {path (host), offset (in the file)} from the maps
 # the runner read, or null (an object mapped after the exec, e.g. a library).
 def locate($maps; $addr):
-	([$maps[]? | select($addr >= (.start | hexnum) and $addr < (.end | hexnum))] | first) as $m
+	v::map_at($maps; $addr) as $m
 	| if $m == null then null else
 	    {path: ($m.path | if startswith("/elfcet/files/") then ltrimstr("/elfcet/files")
 			     elif startswith("/elfcet/tmp/") then ltrimstr("/elfcet") else . end),
-	     offset: ($addr - ($m.start | hexnum) + ($m.offset | hexnum)),
-	     bias: ([$maps[] | select(.path == $m.path and (.offset | hexnum) == 0) | .start | hexnum] | first)}
+	     offset: v::file_offset($m; $addr),
+	     bias: ([$maps[] | select(.path == $m.path and (.offset | v::hexnum) == 0) | .start | v::hexnum] | first)}
 	  end;
 
-def features_text: if . == null then "none" else hex end;
+def features_text: if . == null then "none" else v::hex end;
 
 # What the kernel does at exec, by elfcet's reading of the note it reads.
 def expected_exec($reader; $from):
@@ -158,13 +151,9 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
 	else {check: $check, verdict: $verdict, result: "not exercised",
 	      evidence: ([$list[] | select(.result == "harness") | .evidence] | unique | join("; "))} end;
 
-# The IBT and shadow-stack verdicts need enforcement: real CET hardware (the guest CPU
-# flags say so) or the dynamic checker of the QEMU plugin, which is not attached yet.
 # The IBT and shadow-stack verdicts need enforcement: the dynamic checker (QEMU plugin),
 # or real CET hardware (the guest CPU flags say so; then a fault is SEGV_CPERR).
-def tohex_plain: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
-	| reverse | map("0123456789abcdef"[.:. + 1]) | join("");
-def place($l): if $l == null then "an object mapped after the exec" else "\($l.path)+0x\($l.offset | tohex_plain)" end;
+def place($l): if $l == null then "an object mapped after the exec" else "\($l.path)+\($l.offset | v::hex)" end;
 
 def plugin_check($check; $bit; $verdict; $runs; $byPath):
 	([$runs[] | select(.window != null)]) as $w
@@ -192,7 +181,7 @@ def plugin_check($check; $bit; $verdict; $runs; $byPath):
 	    | ([$each[] | select(.enforced | not) | .violations | length] | add // 0) as $silent
 	    | if ($enf | length) == 0 then
 		{check: $check, verdict: $verdict, result: "not exercised",
-		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else "0x" + tohex_plain end)); the checker saw \($silent) violation(s) that would not fault"}
+		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else v::hex end)); the checker saw \($silent) violation(s) that would not fault"}
 	      elif ($bad | length) > 0 then
 		{check: $check, verdict: $verdict, result: "contradicted",
 		 evidence: ("\($bad | length) \($check) violation(s) the audit did not predict, e.g. " +
@@ -252,13 +241,12 @@ def vsyscall_check($f; $runs):
 # stop, the target lacking ENDBR (IBT) or the RET (shadow stack). Placed in the maps read
 # at the exit stop and turned into the object's vaddr as plugin_check does, it must be one
 # of the audit's findings of that feature: anywhere else, the audit missed it.
-def hexlabel($n): "0x" + ($n | tohex_plain);
 def cp_fault($r):
 	([$r.signals[]? | select(.code_name == "SEGV_CPERR")] | first) as $s
 	| if $s == null then null else
 	    # The kernel logs each user #CP with the CPU's error code: its name tells the kinds apart.
 	    ([$r.kernel_log[]? | capture("control protection ip:(?<ip>[0-9a-f]+) .*error:(?<code>[0-9a-f]+)\\((?<name>[^)]*)\\)")] | first) as $log
-	    | (if $s.ip then $s.ip | hexnum elif $log then $log.ip | hexnum else null end) as $ip
+	    | (if $s.ip then $s.ip | v::hexnum elif $log then $log.ip | v::hexnum else null end) as $ip
 	    | (if $ip == null then null else locate($r.maps; $ip) end) as $loc
 	    | ($byObject[$loc.path // ""]) as $obj
 	    | (if $obj == null then null
@@ -276,8 +264,8 @@ def cp_fault($r):
 	  end;
 def cp_text:
 	"#CP\(if .cpu_error then " (" + .cpu_error + ")" else "" end) at \(place(.loc))"
-	+ (if .vaddr != null and .loc != null then " (vaddr \(hexlabel(.vaddr)))" else "" end);
-def finding_text: "\(.rule) at \(.symbol // hexlabel(.address))";
+	+ (if .vaddr != null and .loc != null then " (vaddr \(.vaddr | v::hex))" else "" end);
+def finding_text: "\(.rule) at \(.symbol // (.address | v::hex))";
 
 def real_check($check; $bit; $verdict; $runs):
 	([$runs[] | select(.result_line != null and .result_line.exec.ok)]) as $ran
@@ -294,7 +282,7 @@ def real_check($check; $bit; $verdict; $runs):
 	    | ([$enf[] | select(.cp != null and (.ours | not))]) as $other
 	    | if ($enf | length) == 0 then
 		{check: $check, verdict: $verdict, result: "not exercised",
-		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else "0x" + tohex_plain end))"}
+		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else v::hex end))"}
 	      elif ($missed | length) > 0 then
 		{check: $check, verdict: $verdict, result: "contradicted",
 		 evidence: ($missed[0].cp | cp_text + ", where the audit names no \($check) finding"
@@ -346,7 +334,7 @@ def first_violation($e):
 		| {kind: $kind, at: place(locate($r.maps; (if $kind == "ibt" then .dst else .src end)))}] | first)
 	  else
 	    cp_fault($r) as $cp
-	    | if $cp == null then null else {kind: $cp.kind, at: (if $cp.loc then place($cp.loc) else "ip " + hexlabel($cp.ip) end)} end
+	    | if $cp == null then null else {kind: $cp.kind, at: (if $cp.loc then place($cp.loc) else "ip " + ($cp.ip | v::hex) end)} end
 	  end;
 
 {

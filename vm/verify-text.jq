@@ -1,16 +1,14 @@
 # vm/verify: the readable report, from the JSON report that verify-eval.jq writes.
-def pad($n): tostring | . + (" " * ([$n - length, 0] | max));
+# Run with `jq -L vm` (vm/verify-lib.jq).
+import "verify-lib" as v;
 
-def hexnum: ltrimstr("0x") | ascii_downcase | explode
-	| map(if . >= 97 then . - 87 else . - 48 end) | reduce .[] as $d (0; . * 16 + $d);
-def tohex: [recurse(if . >= 16 then (. / 16 | floor) else empty end) | . % 16]
-	| reverse | map("0123456789abcdef"[.:. + 1]) | "0x" + join("");
+def pad($n): tostring | . + (" " * ([$n - length, 0] | max));
 
 # ADDR (a "0x..." string) as "object+offset" from the run's maps (file offset), or "".
 def where($maps; $addr):
-	($addr | hexnum) as $a
-	| ([$maps[]? | select(($a >= (.start | hexnum)) and ($a < (.end | hexnum)))] | first) as $m
-	| if $m then " (\($m.path | ltrimstr("/elfcet/files") | ltrimstr("/elfcet"))+\(($a - ($m.start | hexnum) + ($m.offset | hexnum)) | tohex))" else "" end;
+	($addr | v::hexnum) as $a
+	| v::map_at($maps; $a) as $m
+	| if $m then " (\($m.path | ltrimstr("/elfcet/files") | ltrimstr("/elfcet"))+\(v::file_offset($m; $a) | v::hex))" else "" end;
 
 # The executor that decided a check, where one did.
 def by: if .confirmed_by then " [by \(.confirmed_by)]" elif .contradicted_by then " [by \(.contradicted_by)]" else "" end;
