@@ -54,6 +54,7 @@ EXTRA_DIST += \
 	vm/mkinitramfs \
 	vm/qemu-boot \
 	vm/bochs-boot \
+	vm/bochs-model-hang \
 	vm/bochs/build \
 	vm/bochs/patches
 
