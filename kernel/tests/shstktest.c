@@ -39,8 +39,8 @@
 
 #define ARCH_X86_CET_STATUS	0x3001
 #define ARCH_X86_CET_DISABLE	0x3002
-#define ARCH_X86_CET_WRSS	0x3004
-#define ARCH_X86_CET_UNLOCK	0x3005
+#define ARCH_X86_CET_WRSS	0x3010
+#define ARCH_X86_CET_UNLOCK	0x3011
 #define PTRACE_ARCH_PRCTL_REQ	30
 #define NT_X86_SHSTK		0x204
 #define NR_map_shadow_stack	453
@@ -205,6 +205,24 @@ static void test_arch_prctl(void)
 	r = arch_prctl(ARCH_X86_CET_UNLOCK, 0);
 	err = errno;
 	check_failed_with("shstk.prctl.unlock_self_refused", r, err, cet_kernel ? EPERM : EINVAL);
+
+	/*
+	 * 0x3004 and 0x3005 were ALLOC_SHSTK and a legacy-bitmap call of the
+	 * out-of-tree CET series; v1 had WRSS and UNLOCK there (EOPNOTSUPP and
+	 * EPERM here).  They must be unknown calls on every kernel.
+	 */
+	long r4, r5;
+	int e4, e5;
+
+	errno = 0;
+	r4 = arch_prctl(0x3004, 1);
+	e4 = errno;
+	errno = 0;
+	r5 = arch_prctl(0x3005, 0);
+	e5 = errno;
+	check("shstk.prctl.old_numbers_unused", r4 == -1 && e4 == EINVAL && r5 == -1 && e5 == EINVAL,
+	      "0x3004: %ld (%s), 0x3005: %ld (%s), both must be EINVAL", r4,
+	      r4 == -1 ? strerrorname_np(e4) : "-", r5, r5 == -1 ? strerrorname_np(e5) : "-");
 }
 
 /* A child stopped under ptrace, for the ptrace checks */
@@ -314,6 +332,115 @@ static void test_ordinary_memory(void)
 	}
 }
 
+/*
+ * A MAP_SHARED file page through fork(), mprotect() round trips and
+ * msync(): its Dirty bit moves to SavedDirty when Write goes and back when
+ * Write returns, and a write made before, during or after that must reach
+ * the file.  Anonymous memory cannot show a lost Dirty bit; a shared file
+ * page is where losing one loses data (issue 16, bug 5).
+ */
+static const struct {
+	size_t off;
+	const char *text;
+} shared_writes[] = {
+	{ 0, "parent, before fork" },
+	{ 4096, "parent, second page" },
+	{ 100, "child, before its mprotect" },
+	{ 200, "child, after its mprotect round trip" },
+	{ 300, "parent, after its mprotect round trip" },
+	{ 4096 + 100, "parent, second page again" },
+};
+
+static void shared_write(char *p, unsigned int i)
+{
+	strcpy(p + shared_writes[i].off, shared_writes[i].text);
+}
+
+static int shared_has(const char *p, unsigned int first, unsigned int end)
+{
+	for (unsigned int i = first; i < end; i++)
+		if (strcmp(p + shared_writes[i].off, shared_writes[i].text))
+			return 0;
+	return 1;
+}
+
+static void test_shared_file(void)
+{
+	static const char path[] = "/tmp/shstktest-shared";
+	static char buf[2 * 4096];
+	const char *step = "open";
+	int fd, ws = -1;
+	long n = -1;
+	char *p;
+	pid_t pid;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, sizeof(buf))) {
+		report("memory.shared_file_dirty", "fail", "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	p = mmap(NULL, sizeof(buf), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		report("memory.shared_file_dirty", "fail", "mmap: %s", strerror(errno));
+		close(fd);
+		unlink(path);
+		return;
+	}
+	shared_write(p, 0);
+	shared_write(p, 1);
+	step = "fork";
+	pid = fork();
+	if (pid == 0) {
+		/* Shared, not copied: the parent sees every write of the child */
+		shared_write(p, 2);
+		if (mprotect(p, sizeof(buf), PROT_READ) || !shared_has(p, 0, 3) ||
+		    mprotect(p, sizeof(buf), PROT_READ | PROT_WRITE))
+			_exit(1);
+		shared_write(p, 3);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) || WEXITSTATUS(ws))
+		goto out;
+	step = "the parent's view after the child";
+	if (!shared_has(p, 0, 4))
+		goto out;
+	step = "mprotect(PROT_READ)";
+	if (mprotect(p, sizeof(buf), PROT_READ) || !shared_has(p, 0, 4))
+		goto out;
+	step = "mprotect(PROT_READ | PROT_WRITE)";
+	if (mprotect(p, sizeof(buf), PROT_READ | PROT_WRITE))
+		goto out;
+	shared_write(p, 4);
+	shared_write(p, 5);
+	step = "msync";
+	if (msync(p, sizeof(buf), MS_SYNC))
+		goto out;
+	step = "munmap";
+	if (munmap(p, sizeof(buf)))
+		goto out;
+	p = MAP_FAILED;
+	step = "pread";
+	n = pread(fd, buf, sizeof(buf), 0);
+	if (n != (long)sizeof(buf))
+		goto out;
+	step = "the file's contents";
+	if (!shared_has(buf, 0, 6))
+		goto out;
+	step = NULL;
+out:
+	check("memory.shared_file_dirty", !step,
+	      "write, fork (the child writes and round-trips mprotect), mprotect "
+	      "PROT_READ and back, write, msync, munmap, pread: %s%s (child status %#x, "
+	      "pread %ld)", step ? "failed at " : "all writes in the file",
+	      step ? step : "", ws, n);
+	if (p != MAP_FAILED)
+		munmap(p, sizeof(buf));
+	close(fd);
+	unlink(path);
+}
+
 /* --- CET hardware only ---------------------------------------------------- */
 
 static unsigned long rdssp(void)
@@ -372,6 +499,56 @@ static void do_smash(void *arg)
 static void do_store(void *arg)
 {
 	*(volatile unsigned long *)arg = 0;
+}
+
+static void wrss(volatile uint64_t *p, uint64_t val)
+{
+	asm volatile("wrssq %0, (%1)" : : "r"(val), "r"(p) : "memory");
+}
+
+/*
+ * WRSS into a shadow stack, MADV_DONTNEED, WRSS again: the page comes
+ * back empty, and the second WRSS must fault in a shadow-stack page again.
+ * The child exits 0, or with the number of the step that went wrong.
+ */
+static void do_wrss_refault(void *arg)
+{
+	volatile uint64_t *p = arg;
+
+	if (arch_prctl(ARCH_X86_CET_WRSS, 1))
+		_exit(2);
+	wrss(p, 0x1111);
+	if (*p != 0x1111)
+		_exit(3);
+	if (madvise((void *)p, 4096, MADV_DONTNEED))
+		_exit(4);
+	if (*p != 0)
+		_exit(5);
+	wrss(p, 0x2222);
+	if (*p != 0x2222)
+		_exit(6);
+}
+
+/* A write through /proc/self/mem (a FOLL_FORCE GUP write) */
+static int proc_mem_write(volatile uint64_t *p, uint64_t val)
+{
+	int fd = open("/proc/self/mem", O_RDWR);
+	long n = fd < 0 ? -1 : pwrite(fd, &val, sizeof(val), (off_t)(uintptr_t)p);
+
+	if (fd >= 0)
+		close(fd);
+	return n == sizeof(val) ? 0 : -1;
+}
+
+/* After fork: the child's /proc/self/mem write copies the page */
+static void do_proc_mem_write(void *arg)
+{
+	volatile uint64_t *p = arg;
+
+	if (proc_mem_write(p, 0x3333))
+		_exit(2);
+	if (*p != 0x3333)
+		_exit(3);
 }
 
 static volatile unsigned long handler_ssp;
@@ -568,7 +745,8 @@ static void test_hardware(void)
 		"hw.shstk.map_fixed_noreplace", "hw.shstk.wrss_enable",
 		"hw.shstk.ptrace_ssp", "hw.shstk.smaps_ss", "hw.shstk.userfaultfd",
 		"hw.shstk.sigreturn_odd_ssp", "hw.shstk.sigreturn_bad_magic",
-		"hw.shstk.sigreturn_replayed",
+		"hw.shstk.sigreturn_replayed", "hw.shstk.madv_dontneed_wrss",
+		"hw.shstk.proc_mem_cow", "hw.shstk.ptrace_ssp_bad",
 	};
 	uint64_t st[3] = { 0, 0, 0 };
 	siginfo_t si = { 0 };
@@ -633,6 +811,35 @@ static void test_hardware(void)
 		check("hw.shstk.map_fixed_noreplace", c == b && d == -1 && err == EEXIST,
 		      "at %#lx: %#lx, again: %ld (%s)", b, c, d, strerrorname_np(err));
 	}
+	long m = map_shadow_stack(0, 4096, SHADOW_STACK_SET_TOKEN);
+
+	if (m > 0) {
+		volatile uint64_t *q = (volatile uint64_t *)m;
+		uint64_t token = q[511];
+		int r1, r2, r3;
+
+		r1 = child_status(do_wrss_refault, (void *)&q[0], &si);
+		check("hw.shstk.madv_dontneed_wrss", r1 == 0,
+		      "child %d (0 ok; 2 prctl, 3 first WRSS, 4 madvise, 5 not empty, "
+		      "6 second WRSS; negative: signal)", r1);
+
+		r1 = child_status(do_proc_mem_write, (void *)&q[1], &si);
+		r2 = proc_mem_write(&q[2], 0x4444);
+		si.si_signo = 0;
+		r3 = child_status(do_store, (void *)&q[2], &si);
+		check("hw.shstk.proc_mem_cow", r1 == 0 && q[0] == 0 && q[1] == 0 &&
+		      r2 == 0 && q[2] == 0x4444 && r3 < 0 && si.si_signo == SIGSEGV &&
+		      q[511] == token && token == ((uint64_t)(m + 4096) | 1),
+		      "child's write %d, parent sees %#llx %#llx, parent's own write %d "
+		      "reads %#llx, a MOV there after it: child %d signal %d, token %#llx",
+		      r1, (unsigned long long)q[0], (unsigned long long)q[1], r2,
+		      (unsigned long long)q[2], r3, si.si_signo, (unsigned long long)q[511]);
+		munmap((void *)m, 4096);
+	} else {
+		report("hw.shstk.madv_dontneed_wrss", "fail", "map_shadow_stack: %ld", m);
+		report("hw.shstk.proc_mem_cow", "fail", "map_shadow_stack: %ld", m);
+	}
+
 	char thr[256];
 
 	r = arch_prctl(ARCH_X86_CET_WRSS, 1);
@@ -658,6 +865,25 @@ static void test_hardware(void)
 	      s_same == 0 && s_unaligned == -1 && s_ordinary == -1,
 	      "get %ld ssp %#llx, set same %ld, unaligned %ld, ordinary memory %ld",
 	      g, (unsigned long long)ssp, s_same, s_unaligned, s_ordinary);
+
+	/* A kernel address (aligned) and a buffer too short for the SSP */
+	uint64_t kernel_ssp = 0xffff800000001000ULL;
+	long s_kernel, s_short;
+	int e_kernel, e_short;
+
+	iov.iov_base = &kernel_ssp;
+	errno = 0;
+	s_kernel = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	e_kernel = errno;
+	iov.iov_base = &ok_ssp;
+	iov.iov_len = 4;
+	errno = 0;
+	s_short = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	e_short = errno;
+	check("hw.shstk.ptrace_ssp_bad", s_kernel == -1 && e_kernel == EINVAL &&
+	      s_short == -1 && e_short == EINVAL,
+	      "kernel-range SSP: %ld (%s), 4-byte iov: %ld (%s)", s_kernel,
+	      strerrorname_np(e_kernel), s_short, strerrorname_np(e_short));
 	end_child(pid);
 
 	int found, n_ss = smaps_shadow_stacks(st[1], &found);
@@ -683,6 +909,7 @@ int main(void)
 	test_arch_prctl();
 	test_ptrace();
 	test_ordinary_memory();
+	test_shared_file();
 	test_hardware();
 	printf("{\"data\":\"shstk-summary\",\"failures\":%d}\n", failures);
 	return failures ? 1 : 0;
