@@ -184,8 +184,11 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		return ret_after_stack_game(p, i);
 	case 0xf3: /* ENDBR off a function start, and the CET instructions */
 		if (i + 3 < n && p[i + 1] == 0x0f) {
+			/* The other class's ENDBR is a NOP here, no landing pad: ENDBR32
+			 * (f3 0f 1e fb) in 64-bit code and ENDBR64 in 32-bit code. */
 			if (p[i + 2] == 0x1e && (p[i + 3] == 0xfa || p[i + 3] == 0xfb))
-				return !code_is_function_start(c, addr + i);
+				return is_endbr(p + i, n - i, c->is64) &&
+				       !code_is_function_start(c, addr + i);
 			if (p[i + 2] == 0x1e || p[i + 2] == 0xae || p[i + 2] == 0x01)
 				return p[i + 2] != 0xae || ((p[i + 3] & 0xf8) == 0xe8) ||
 				       ((p[i + 3] >> 6) != 3 && ((p[i + 3] >> 3) & 7) == 6);
@@ -752,7 +755,9 @@ static bool instruction_start(const struct sweep *s, uint64_t addr)
 	return (s->starts_bitmap[off / 8] >> (off % 8)) & 1;
 }
 
-/* ENDBR bytes that are not an instruction of their own: a landing pad IBT cannot stop. */
+/* ENDBR bytes that are not an instruction of their own: a landing pad IBT cannot stop.
+ * Only the ENDBR of the file's class lands an indirect branch: in 64-bit mode ENDBR32 is a
+ * NOP the CPU does not accept as a landing pad, and ENDBR64 in 32-bit mode likewise. */
 static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t from, size_t n)
 {
 	const unsigned char *f3;
@@ -763,7 +768,7 @@ static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t fr
 		if (!f3)
 			break;
 		i = (size_t)(f3 - p);
-		if (!is_endbr(p + i, n - i, true) && !is_endbr(p + i, n - i, false))
+		if (!is_endbr(p + i, n - i, s->c->is64))
 			continue;
 		if (!instruction_start(s, s->func_start + i))
 			code_finding(s->c, "endbr-stray", s->func_start + i, "code-ref",
