@@ -448,23 +448,40 @@ struct table {
 	uint64_t count;       /* 0: unknown, read while entries make sense */
 };
 
-/* The bound of the table from a preceding cmp $N, reg; ja. */
+/* Whether R leaves the flags as they were: the moves GCC schedules between a cmp and
+ * its ja (cmpl $0x1b,(%rdx); mov %rdi,%r13; mov %rdx,%r12; ja). */
+static bool keeps_flags(const struct recent *r)
+{
+	switch (r->id) {
+	case X86_INS_MOV:
+	case X86_INS_MOVZX:
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+	case X86_INS_LEA:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The bound of the table from a preceding cmp $N, reg; ja (moves allowed between). */
 static uint64_t bound_from_history(const struct sweep *s)
 {
-	size_t k;
+	size_t k, j;
 
-	for (k = 1; k < s->nhist; k++) {
-		const struct recent *r = before(s, k);
+	for (k = 0; k + 1 < s->nhist; k++) {
+		const struct recent *jump = before(s, k), *r;
 
+		if (jump->id != X86_INS_JA && jump->id != X86_INS_JAE)
+			continue;
+		for (j = k + 1; j < s->nhist && keeps_flags(before(s, j)); j++)
+			;
+		if (j >= s->nhist)
+			break;
+		r = before(s, j);
 		if (r->id == X86_INS_CMP && r->nops == 2 && r->op[1].type == X86_OP_IMM &&
-		    r->op[1].imm >= 0 && r->op[1].imm < 4096) {
-			const struct recent *next = before(s, k - 1);
-
-			if (next->id == X86_INS_JA)
-				return (uint64_t)r->op[1].imm + 1;
-			if (next->id == X86_INS_JAE)
-				return (uint64_t)r->op[1].imm;
-		}
+		    r->op[1].imm >= 0 && r->op[1].imm < 4096)
+			return (uint64_t)r->op[1].imm + (jump->id == X86_INS_JA);
 	}
 	return 0;
 }
@@ -570,6 +587,60 @@ static void attach_labels(struct code_ctx *c, uint64_t *labels, uint64_t n)
 	free(text);
 }
 
+/* Whether the code of [FROM, FROM_END) jumps (jmp or jcc rel32) into [TO, TO_END). The
+ * part of a function GCC moves to .text.unlikely (hot/cold splitting) has its own FDE and
+ * looks like another function: the two parts jump into each other. Read from the bytes: a
+ * false match needs an e9 or 0f 8x whose displacement lands exactly in the other part. */
+static bool jumps_into(const struct code_ctx *c, uint64_t from, uint64_t from_end,
+		       uint64_t to, uint64_t to_end)
+{
+	size_t n, i;
+	const unsigned char *p = code_bytes(c, from, &n);
+
+	if (!p)
+		return false;
+	if (n > from_end - from)
+		n = (size_t)(from_end - from);
+	for (i = 0; i + 5 <= n; i++) {
+		size_t len;
+		uint64_t dest;
+
+		if (p[i] == 0xe9)
+			len = 5;
+		else if (p[i] == 0x0f && i + 6 <= n && (p[i + 1] & 0xf0) == 0x80)
+			len = 6;
+		else
+			continue;
+		dest = from + i + len + (uint64_t)(int64_t)(int32_t)load_le32(p + i + len - 4);
+		if (!c->is64)
+			dest &= 0xffffffffull;
+		if (dest >= to && dest < to_end)
+			return true;
+	}
+	return false;
+}
+
+/* Whether LABEL belongs to the function being swept: in its body, or in its cold part
+ * (the last one found is remembered in *COLD). */
+static bool label_in_function(const struct sweep *s, uint64_t label, struct addr_range *cold)
+{
+	uint64_t start, end;
+
+	if (label >= s->func_start && label < s->func_end)
+		return true;
+	if (label >= cold->start && label < cold->end)
+		return true;
+	if (!code_range_of(s->c, label) || !(start = code_function_start(s->c, label)))
+		return false;
+	end = code_function_end(s->c, label);
+	if (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
+	    !jumps_into(s->c, start, end, s->func_start, s->func_end))
+		return false;
+	cold->start = start;
+	cold->end = end;
+	return true;
+}
+
 /* A notrack jmp needs no ENDBR at its labels: its table is only recorded. */
 static void check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x,
 			     bool tracked)
@@ -580,6 +651,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	char list[160] = "";
 	size_t used = 0, lacking_cap = 0;
 	struct table t;
+	struct addr_range cold = { 0, 0 };
 
 	if (!recognise_table(s, x, &t))
 		return;
@@ -603,8 +675,8 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 			break;
 		}
 		/* Without a bound, the table ends where its entries stop pointing into the
-		 * function. */
-		if (label < s->func_start || label >= s->func_end) {
+		 * function, hot or cold part. */
+		if (!label_in_function(s, label, &cold)) {
 			if (t.count)
 				continue;
 			break;
