@@ -1,5 +1,8 @@
 /* Words of data whose values fall in the code, in a position-dependent program (built
  * nolibc only): none of them is an indirect-branch target, so this case has no rows.
+ *   - not_a_pointer: a word whose value is inside an instruction of a function with an
+ *     FDE, as the tail of a string often is; no decoding from the function's start
+ *     reaches it.
  *   - split_table: a notrack jump table of hot_switch without a bound, whose labels lie
  *     partly in hot_switch's cold part (its own FDE, as GCC's .text.unlikely split
  *     makes): the table runs on past the cold label, and none of its labels is left to
@@ -17,6 +20,17 @@ main:
 	ret
 	.cfi_endproc
 	.size	main, . - main
+
+/* A function with ENDBR; a word of data points 2 bytes into its mov $imm32. */
+	.globl	holder
+	.type	holder, @function
+holder:
+	.cfi_startproc
+	endbr64
+	mov	$0x12345678, %eax
+	ret
+	.cfi_endproc
+	.size	holder, . - holder
 
 	.globl	hot_switch
 	.type	hot_switch, @function
@@ -56,4 +70,6 @@ case2:
 split_table:
 	.quad	case0, case1, case2, case1, case0
 	.quad	0
+not_a_pointer:
+	.quad	holder + 6
 	.section .note.GNU-stack, "", @progbits
