@@ -125,6 +125,17 @@ stray:
 	.cfi_endproc
 	.size	stray, . - stray
 
+/* No finding: ENDBR32's bytes (f3 0f 1e fb) in 64-bit code are no landing pad. */
+	.globl	stray_other_class
+	.type	stray_other_class, @function
+stray_other_class:
+	.cfi_startproc
+	endbr64
+	mov	$0xfb1e0ff3, %eax
+	ret
+	.cfi_endproc
+	.size	stray_other_class, . - stray_other_class
+
 /* Reads the shadow-stack pointer. */
 	.globl	read_ssp
 	.type	read_ssp, @function

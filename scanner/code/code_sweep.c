@@ -184,8 +184,11 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		return ret_after_stack_game(p, i);
 	case 0xf3: /* ENDBR off a function start, and the CET instructions */
 		if (i + 3 < n && p[i + 1] == 0x0f) {
+			/* The other class's ENDBR is a NOP here, no landing pad: ENDBR32
+			 * (f3 0f 1e fb) in 64-bit code and ENDBR64 in 32-bit code. */
 			if (p[i + 2] == 0x1e && (p[i + 3] == 0xfa || p[i + 3] == 0xfb))
-				return !code_is_function_start(c, addr + i);
+				return is_endbr(p + i, n - i, c->is64) &&
+				       !code_is_function_start(c, addr + i);
 			if (p[i + 2] == 0x1e || p[i + 2] == 0xae || p[i + 2] == 0x01)
 				return p[i + 2] != 0xae || ((p[i + 3] & 0xf8) == 0xe8) ||
 				       ((p[i + 3] >> 6) != 3 && ((p[i + 3] >> 3) & 7) == 6);
@@ -445,23 +448,40 @@ struct table {
 	uint64_t count;       /* 0: unknown, read while entries make sense */
 };
 
-/* The bound of the table from a preceding cmp $N, reg; ja. */
+/* Whether R leaves the flags as they were: the moves GCC schedules between a cmp and
+ * its ja (cmpl $0x1b,(%rdx); mov %rdi,%r13; mov %rdx,%r12; ja). */
+static bool keeps_flags(const struct recent *r)
+{
+	switch (r->id) {
+	case X86_INS_MOV:
+	case X86_INS_MOVZX:
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+	case X86_INS_LEA:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The bound of the table from a preceding cmp $N, reg; ja (moves allowed between). */
 static uint64_t bound_from_history(const struct sweep *s)
 {
-	size_t k;
+	size_t k, j;
 
-	for (k = 1; k < s->nhist; k++) {
-		const struct recent *r = before(s, k);
+	for (k = 0; k + 1 < s->nhist; k++) {
+		const struct recent *jump = before(s, k), *r;
 
+		if (jump->id != X86_INS_JA && jump->id != X86_INS_JAE)
+			continue;
+		for (j = k + 1; j < s->nhist && keeps_flags(before(s, j)); j++)
+			;
+		if (j >= s->nhist)
+			break;
+		r = before(s, j);
 		if (r->id == X86_INS_CMP && r->nops == 2 && r->op[1].type == X86_OP_IMM &&
-		    r->op[1].imm >= 0 && r->op[1].imm < 4096) {
-			const struct recent *next = before(s, k - 1);
-
-			if (next->id == X86_INS_JA)
-				return (uint64_t)r->op[1].imm + 1;
-			if (next->id == X86_INS_JAE)
-				return (uint64_t)r->op[1].imm;
-		}
+		    r->op[1].imm >= 0 && r->op[1].imm < 4096)
+			return (uint64_t)r->op[1].imm + (jump->id == X86_INS_JA);
 	}
 	return 0;
 }
@@ -567,6 +587,60 @@ static void attach_labels(struct code_ctx *c, uint64_t *labels, uint64_t n)
 	free(text);
 }
 
+/* Whether the code of [FROM, FROM_END) jumps (jmp or jcc rel32) into [TO, TO_END). The
+ * part of a function GCC moves to .text.unlikely (hot/cold splitting) has its own FDE and
+ * looks like another function: the two parts jump into each other. Read from the bytes: a
+ * false match needs an e9 or 0f 8x whose displacement lands exactly in the other part. */
+static bool jumps_into(const struct code_ctx *c, uint64_t from, uint64_t from_end,
+		       uint64_t to, uint64_t to_end)
+{
+	size_t n, i;
+	const unsigned char *p = code_bytes(c, from, &n);
+
+	if (!p)
+		return false;
+	if (n > from_end - from)
+		n = (size_t)(from_end - from);
+	for (i = 0; i + 5 <= n; i++) {
+		size_t len;
+		uint64_t dest;
+
+		if (p[i] == 0xe9)
+			len = 5;
+		else if (p[i] == 0x0f && i + 6 <= n && (p[i + 1] & 0xf0) == 0x80)
+			len = 6;
+		else
+			continue;
+		dest = from + i + len + (uint64_t)(int64_t)(int32_t)load_le32(p + i + len - 4);
+		if (!c->is64)
+			dest &= 0xffffffffull;
+		if (dest >= to && dest < to_end)
+			return true;
+	}
+	return false;
+}
+
+/* Whether LABEL belongs to the function being swept: in its body, or in its cold part
+ * (the last one found is remembered in *COLD). */
+static bool label_in_function(const struct sweep *s, uint64_t label, struct addr_range *cold)
+{
+	uint64_t start, end;
+
+	if (label >= s->func_start && label < s->func_end)
+		return true;
+	if (label >= cold->start && label < cold->end)
+		return true;
+	if (!code_range_of(s->c, label) || !(start = code_function_start(s->c, label)))
+		return false;
+	end = code_function_end(s->c, label);
+	if (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
+	    !jumps_into(s->c, start, end, s->func_start, s->func_end))
+		return false;
+	cold->start = start;
+	cold->end = end;
+	return true;
+}
+
 /* A notrack jmp needs no ENDBR at its labels: its table is only recorded. */
 static void check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x,
 			     bool tracked)
@@ -577,6 +651,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	char list[160] = "";
 	size_t used = 0, lacking_cap = 0;
 	struct table t;
+	struct addr_range cold = { 0, 0 };
 
 	if (!recognise_table(s, x, &t))
 		return;
@@ -600,8 +675,8 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 			break;
 		}
 		/* Without a bound, the table ends where its entries stop pointing into the
-		 * function. */
-		if (label < s->func_start || label >= s->func_end) {
+		 * function, hot or cold part. */
+		if (!label_in_function(s, label, &cold)) {
 			if (t.count)
 				continue;
 			break;
@@ -752,7 +827,9 @@ static bool instruction_start(const struct sweep *s, uint64_t addr)
 	return (s->starts_bitmap[off / 8] >> (off % 8)) & 1;
 }
 
-/* ENDBR bytes that are not an instruction of their own: a landing pad IBT cannot stop. */
+/* ENDBR bytes that are not an instruction of their own: a landing pad IBT cannot stop.
+ * Only the ENDBR of the file's class lands an indirect branch: in 64-bit mode ENDBR32 is a
+ * NOP the CPU does not accept as a landing pad, and ENDBR64 in 32-bit mode likewise. */
 static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t from, size_t n)
 {
 	const unsigned char *f3;
@@ -763,7 +840,7 @@ static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t fr
 		if (!f3)
 			break;
 		i = (size_t)(f3 - p);
-		if (!is_endbr(p + i, n - i, true) && !is_endbr(p + i, n - i, false))
+		if (!is_endbr(p + i, n - i, s->c->is64))
 			continue;
 		if (!instruction_start(s, s->func_start + i))
 			code_finding(s->c, "endbr-stray", s->func_start + i, "code-ref",

@@ -3,12 +3,32 @@
  * executable section is the evidence (hand-written asm has no FDE and, stripped, no
  * symbol). Recovered jump tables are not function pointers and are left out, as are
  * words a dynamic relocation overwrites (a BIND_NOW GOT still holds lazy PLT slots).
- * The same walk finds vsyscall addresses kept in data. */
+ * The same walk finds vsyscall addresses kept in data.
+ *
+ * A word whose value merely falls in the code is no function pointer by itself: string
+ * tails ("ing\0" is 0x676e69), UTF-16 tables and counters do too. The value must be a
+ * function start (symbol or FDE), a PLT entry, or at least an instruction start in the
+ * decoding from the start of the FDE or symbol that encloses it; where neither encloses
+ * it (stripped hand-written code), the word is kept as before. */
 #include "config.h"
 
 #include "code/targets.h"
 
+#include "code/disasm.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
 #include <string.h>
+
+/* A word of data holding a code address: VALUE stored at ADDR. Sorted by value. */
+struct pointer_word {
+	uint64_t value, addr;
+};
+
+struct pointer_words {
+	struct pointer_word *w;
+	size_t n, cap;
+};
 
 
 static const char *const skipped[] = { ".eh_frame", ".eh_frame_hdr", ".gcc_except_table",
@@ -54,7 +74,8 @@ static void scan_vsyscall_words(struct code_ctx *c, const GElf_Shdr *sh,
 	}
 }
 
-static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
+static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers,
+			 struct pointer_words *found)
 {
 	const unsigned char *p = elf_model_file_bytes(c->m, sh->sh_offset, sh->sh_size);
 	uint64_t start = (sh->sh_addr + c->word - 1) & ~(uint64_t)(c->word - 1), a;
@@ -74,9 +95,95 @@ static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers)
 			continue;
 		}
 		if (code_range_of(c, v) && !code_in_table(c, a) &&
-		    !addr_map_get(&c->rewritten, a, &v))
-			code_add_target(c, v, VIA_DATA_POINTER, a);
+		    !addr_map_get(&c->rewritten, a, &v)) {
+			ARRAY_RESERVE(found->w, found->cap, found->n + 1);
+			found->w[found->n++] = (struct pointer_word){ v, a };
+		}
 	}
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct pointer_word *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* Whether an FDE or a function symbol starts at ADDR (not merely a section). */
+static bool fde_or_symbol_at(const struct code_ctx *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->nfdes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->fdes[mid].start == addr)
+			return true;
+		if (c->fdes[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	lo = 0;
+	hi = c->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->syms[mid].addr == addr)
+			return true;
+		if (c->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* Walks the words in value order, measuring instructions forward from the enclosing
+ * function's start once per function, and adds each word the evidence allows. */
+static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
+{
+	struct disasm d;
+	bool opened = false;
+	uint64_t func = 0, at = 0;
+	size_t i;
+	uint64_t dummy;
+
+	qsort(found->w, found->n, sizeof(*found->w), by_value);
+	for (i = 0; i < found->n; i++) {
+		uint64_t v = found->w[i].value, start;
+		const unsigned char *p;
+		size_t avail;
+
+		if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &dummy)) {
+			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
+			continue;
+		}
+		start = code_function_start(c, v);
+		if (!start || !fde_or_symbol_at(c, start)) {
+			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
+			continue;
+		}
+		if (!opened && !(opened = disasm_open(&d, c->is64)))
+			return;
+		if (start != func) {
+			func = start;
+			at = start;
+		}
+		/* Measure up to V; AT stays at the first instruction start >= V for the
+		 * next word of this function. */
+		while (at < v && (p = code_bytes(c, at, &avail)) != NULL) {
+			size_t len = disasm_length(&d, p, avail);
+
+			at += len ? len : 1;
+		}
+		if (at == v)
+			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
+	}
+	if (opened)
+		disasm_close(&d);
 }
 
 void targets_data_pointers(struct code_ctx *c)
@@ -85,12 +192,16 @@ void targets_data_pointers(struct code_ctx *c)
 	 * module has them all. */
 	bool pointers = c->m->e_type == ET_EXEC;
 	const struct elf_section *sec;
+	struct pointer_words found = { NULL, 0, 0 };
 
 	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
 		const GElf_Shdr sh = sec->sh;
 		const char *name = sec->name;
 
 		if (name && scanned(name, &sh))
-			scan_section(c, &sh, pointers);
+			scan_section(c, &sh, pointers, &found);
 	}
+	if (found.n)
+		add_pointer_targets(c, &found);
+	free(found.w);
 }
