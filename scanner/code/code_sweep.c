@@ -41,6 +41,18 @@ struct recent {
 	struct operand op[2];
 };
 
+/* A register or memory operand that holds a vsyscall address, and where it was put. */
+struct vsys_holder {
+	struct operand where;
+	uint64_t value, at;
+};
+
+/* How many holders are followed at once, and over how many instructions after the last
+ * one was loaded: a vsyscall address is called a few instructions after it is loaded
+ * (mov $0xffffffffff600400,%rax; xor %edi,%edi; call *%rax). */
+#define VSYS_HOLDERS 4
+#define VSYS_REACH 16
+
 struct sweep {
 	struct code_ctx *c;
 	struct disasm d;
@@ -51,6 +63,9 @@ struct sweep {
 	size_t head, nhist;
 	char cet_used[96];             /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
+	struct vsys_holder holders[VSYS_HOLDERS]; /* registers and slots holding a vsyscall address */
+	size_t nholders;
+	unsigned vsys_left;            /* instructions still decoded to see where they go */
 	struct byte_scan bytes;        /* finds the bytes worth_decoding_at looks at */
 	size_t *cands;                 /* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
@@ -655,26 +670,107 @@ static void check_indirect_jmp(struct sweep *s, const struct decoded *di, const 
 	check_jump_table(s, di, x, !is_notrack(x));
 }
 
-static void check_operands(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+static bool in_vsyscall_page(uint64_t v)
 {
-	struct code_ctx *c = s->c;
-	uint8_t i;
+	return v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE_END;
+}
 
-	for (i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
-		uint64_t v;
+static bool same_operand(const struct operand *a, const struct operand *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == X86_OP_REG)
+		return a->reg == b->reg ||
+		       (gpr_number(a->reg) >= 0 && gpr_number(a->reg) == gpr_number(b->reg));
+	return a->type == X86_OP_MEM && a->base == b->base && a->index == b->index &&
+	       a->disp == b->disp && a->scale == b->scale;
+}
 
-		if (op->type == X86_OP_IMM) {
-			v = (uint64_t)op->imm;
-			if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE_END) {
-				code_finding(c, "vsyscall-call", di->addr, "code-ref",
-					     "uses vsyscall address 0x%llx (%s), which a CET kernel "
-					     "does not emulate: the call dies with SIGSEGV",
-					     (unsigned long long)v, vsyscall_name(v));
-				continue;
-			}
+static struct vsys_holder *holder_of(struct sweep *s, const struct operand *op)
+{
+	size_t i;
+
+	for (i = 0; i < s->nholders; i++)
+		if (same_operand(&s->holders[i].where, op))
+			return &s->holders[i];
+	return NULL;
+}
+
+static void forget_holder(struct sweep *s, const struct operand *op)
+{
+	struct vsys_holder *h = holder_of(s, op);
+
+	if (h)
+		*h = s->holders[--s->nholders];
+}
+
+static void add_holder(struct sweep *s, const struct operand *where, uint64_t value,
+		       uint64_t at)
+{
+	struct vsys_holder *h = holder_of(s, where);
+
+	if (!h) {
+		if (s->nholders == VSYS_HOLDERS)
+			return;
+		h = &s->holders[s->nholders++];
+	}
+	*h = (struct vsys_holder){ *where, value, at };
+	s->vsys_left = VSYS_REACH;
+}
+
+static void vsyscall_called(struct sweep *s, const struct decoded *di, uint64_t v, uint64_t at)
+{
+	if (at == di->addr)
+		code_finding(s->c, "vsyscall-call", di->addr, "code-ref",
+			     "calls vsyscall address 0x%llx (%s), which a CET kernel does not "
+			     "emulate: the call dies with SIGSEGV",
+			     (unsigned long long)v, vsyscall_name(v));
+	else
+		code_finding(s->c, "vsyscall-call", di->addr, "code-ref",
+			     "calls vsyscall address 0x%llx (%s), loaded at 0x%llx, which a CET "
+			     "kernel does not emulate: the call dies with SIGSEGV",
+			     (unsigned long long)v, vsyscall_name(v), (unsigned long long)at);
+}
+
+/* vsyscall use: an address in the vsyscall page that reaches the target of a call or
+ * jmp, directly or through the register or memory slot it was moved into. Compared
+ * (qemu, valgrind), passed as an argument or stored away, it calls nothing. */
+static void check_vsyscall(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	const struct recent *r = &s->ring[s->head];   /* this instruction, remembered */
+	unsigned id = di->insn->id;
+	struct vsys_holder *h;
+
+	if (!s->c->is64)
+		return;
+	if ((id == X86_INS_CALL || id == X86_INS_JMP) && x->op_count == 1) {
+		if (r->op[0].type == X86_OP_IMM && in_vsyscall_page((uint64_t)r->op[0].imm))
+			vsyscall_called(s, di, (uint64_t)r->op[0].imm, di->addr);
+		else if ((h = holder_of(s, &r->op[0])) != NULL)
+			vsyscall_called(s, di, h->value, h->at);
+	}
+	if (id == X86_INS_CALL || id == X86_INS_JMP || id == X86_INS_RET) {
+		s->nholders = 0;  /* the registers are another function's now */
+		return;
+	}
+	if (!s->nholders && !(r->nops == 2 && r->op[1].type == X86_OP_IMM))
+		return;
+	if (r->nops == 2 && (id == X86_INS_MOV || id == X86_INS_MOVABS) &&
+	    (r->op[0].type == X86_OP_REG || r->op[0].type == X86_OP_MEM)) {
+		if (r->op[1].type == X86_OP_IMM && in_vsyscall_page((uint64_t)r->op[1].imm)) {
+			add_holder(s, &r->op[0], (uint64_t)r->op[1].imm, di->addr);
+			return;
+		}
+		if ((h = holder_of(s, &r->op[1])) != NULL) {
+			struct vsys_holder copy = *h;
+
+			add_holder(s, &r->op[0], copy.value, copy.at);
+			return;
 		}
 	}
+	/* Anything else written over a holder: cmp, test and push write no operand. */
+	if (r->nops >= 1 && id != X86_INS_CMP && id != X86_INS_TEST && id != X86_INS_PUSH)
+		forget_holder(s, &r->op[0]);
 }
 
 static void remember(struct sweep *s, const struct decoded *di)
@@ -740,9 +836,12 @@ static void on_instruction(const struct decoded *di, void *ctx)
 		default:
 			break;
 		}
-		check_operands(s, di, x);
 	}
 	remember(s, di);
+	if (x)
+		check_vsyscall(s, di, x);
+	if (s->vsys_left)
+		s->vsys_left--;
 }
 
 static bool instruction_start(const struct sweep *s, uint64_t addr)
@@ -799,6 +898,8 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 
 	s->starts_bitmap = xcalloc(n / 8 + 1, 1);
 	s->nhist = 0;
+	s->nholders = 0;
+	s->vsys_left = 0;
 	s->cet_used[0] = '\0';
 	for (k = 0; k < s->ncands; k++) {
 		size_t cand = s->cands[k], from = done, window, limit, end;
@@ -808,11 +909,18 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 		if (cand - done > KNOWN_REACH)
 			from = cand - RESYNC_WINDOW;
 		window = measure_up_to(s, p, n, from, cand);
-		if (window > done)
+		if (window > done) {
 			s->nhist = 0; /* what came before is not remembered */
+			s->nholders = 0;
+		}
 		limit = cand + 1 < n ? cand + 1 : n;
 		end = window + disasm_walk(&s->d, p + window, n - window, s->func_start + window,
 					   limit - window, on_instruction, s);
+		/* A vsyscall address just loaded: follow it to a call, one instruction at
+		 * a time, for a few instructions. */
+		while (s->nholders && s->vsys_left && end < n)
+			end += disasm_walk(&s->d, p + end, n - end, s->func_start + end, 1,
+					   on_instruction, s);
 		check_stray_endbr(s, p, from, end < n ? end : n);
 		done = end;
 	}
