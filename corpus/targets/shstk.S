@@ -136,4 +136,34 @@ read_ssp:
 	ret
 	.cfi_endproc
 	.size	read_ssp, . - read_ssp
+
+/* No finding: the return address popped and pushed back around dropping the arguments
+ * (node's builtins): ret returns where CALL said. */
+	.globl	pop_push_ret
+	.type	pop_push_ret, @function
+pop_push_ret:
+	.cfi_startproc
+	endbr64
+	pop	%r10
+	lea	(%rsp,%rcx,8), %rsp
+	push	%r10
+	ret
+	.cfi_endproc
+	.size	pop_push_ret, . - pop_push_ret
+
+/* No finding: zero padding, then code no symbol names (mov 0x50(%rdi),%rax; ret), which
+ * decoding through the zeros reads as push %r8; ret. */
+	.globl	padded
+	.type	padded, @function
+padded:
+	.cfi_startproc
+	endbr64
+	xor	%eax, %eax
+	ret
+	.byte	0, 0, 0
+	mov	0x50(%rdi), %rax
+	ret
+	.cfi_endproc
+	.size	padded, . - padded
+
 	.section .note.GNU-stack, "", @progbits

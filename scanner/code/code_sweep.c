@@ -416,6 +416,36 @@ static bool stores_to_return_slot(const struct recent *r)
 	       is_rsp(d->base) && d->index == X86_REG_INVALID && d->disp == 0;
 }
 
+/* Whether the push before this ret puts back what a pop of the same register took off
+ * earlier, with the register untouched in between: pop %r10; lea (%rsp,%rcx,8),%rsp;
+ * push %r10; ret (node's builtins drop their arguments so) returns to the address CALL
+ * pushed, which the shadow stack holds. */
+static bool pushes_back_popped(const struct sweep *s)
+{
+	const struct recent *push = before(s, 0);
+	size_t k;
+
+	if (push->nops != 1 || push->op[0].type != X86_OP_REG)
+		return false;
+	for (k = 1; k < s->nhist; k++) {
+		const struct recent *r = before(s, k);
+
+		if (r->id == X86_INS_POP)
+			return r->nops == 1 && r->op[0].type == X86_OP_REG &&
+			       gpr_number(r->op[0].reg) == gpr_number(push->op[0].reg) &&
+			       gpr_number(push->op[0].reg) >= 0;
+		if (r->id == X86_INS_CALL || r->id == X86_INS_JMP || r->id == X86_INS_RET ||
+		    r->id == X86_INS_PUSH || r->id == X86_INS_INVALID)
+			return false;
+		/* the register written (or %rsp moved by more than a lea can say) */
+		if (r->nops >= 1 && r->op[0].type == X86_OP_REG &&
+		    gpr_number(r->op[0].reg) == gpr_number(push->op[0].reg) &&
+		    r->id != X86_INS_CMP && r->id != X86_INS_TEST)
+			return false;
+	}
+	return false;
+}
+
 static void check_ret(struct sweep *s, const struct decoded *di)
 {
 	struct code_ctx *c = s->c;
@@ -423,7 +453,7 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 
 	if (!s->nhist)
 		return;
-	if (before(s, 0)->id == X86_INS_PUSH) {
+	if (before(s, 0)->id == X86_INS_PUSH && !pushes_back_popped(s)) {
 		code_finding(c, "shstk-ret-as-jump", di->addr, "code-ref",
 			     "push then ret: a jump through the stack, which the shadow stack "
 			     "refuses (the return address is not the one CALL pushed)");
@@ -880,7 +910,20 @@ static size_t measure_up_to(struct sweep *s, const unsigned char *p, size_t n, s
 	size_t last[HISTORY + 1], count = 0, at = from, keep;
 
 	while (at < cand) {
-		size_t len = disasm_length(&s->d, p + at, n - at);
+		size_t len;
+
+		/* Zero padding (00 00 is add %al,(%rax), which no compiler emits): the code
+		 * resumes at the next byte that is not 0, and decoding on through the zeros
+		 * reads the next instruction's bytes as others (00 00 00 48 8b 47 50 c3,
+		 * mov 0x50(%rdi),%rax; ret, as push %r8; ret). */
+		if (p[at] == 0 && at + 1 < n && p[at + 1] == 0) {
+			while (at < cand && p[at] == 0)
+				at++;
+			count = 0;
+			from = at;
+			continue;
+		}
+		len = disasm_length(&s->d, p + at, n - at);
 
 		last[count++ % (HISTORY + 1)] = at;
 		mark_start(s, at);
