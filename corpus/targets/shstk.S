@@ -151,6 +151,21 @@ pop_push_ret:
 	.cfi_endproc
 	.size	pop_push_ret, . - pop_push_ret
 
+/* No shstk-pop-jmp: the shadow stack unwound with incssp first (libgcc's unwinder); the
+ * shadow-stack instructions are reported. */
+	.globl	unwinder
+	.type	unwinder, @function
+unwinder:
+	.cfi_startproc
+	endbr64
+	rdsspq	%rax
+	incsspq	%rdx
+	mov	%rcx, %rsp
+	pop	%rcx
+	jmp	*%rcx
+	.cfi_endproc
+	.size	unwinder, . - unwinder
+
 /* No finding: zero padding, then code no symbol names (mov 0x50(%rdi),%rax; ret), which
  * decoding through the zeros reads as push %r8; ret. */
 	.globl	padded

@@ -691,9 +691,12 @@ static void check_indirect_jmp(struct sweep *s, const struct decoded *di, const 
 
 	if (x->op_count != 1 || x->operands[0].type == X86_OP_IMM)
 		return;
+	/* Not when the function has moved the shadow stack itself with incssp first:
+	 * libgcc's unwinder pops the frames it unwinds off the shadow stack before
+	 * mov %rcx,%rsp; pop %rcx; jmp *%rcx. */
 	if (x->operands[0].type == X86_OP_REG && prev && prev->id == X86_INS_POP &&
 	    prev->nops == 1 && prev->op[0].type == X86_OP_REG &&
-	    prev->op[0].reg == x->operands[0].reg)
+	    prev->op[0].reg == x->operands[0].reg && !strstr(s->cet_used, "incssp"))
 		code_finding(s->c, "shstk-pop-jmp", di->addr, "code-ref",
 			     "return through pop and jmp: the shadow stack keeps the entry CALL "
 			     "pushed, and the next ret no longer matches");
