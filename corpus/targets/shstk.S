@@ -181,4 +181,16 @@ padded:
 	.cfi_endproc
 	.size	padded, . - padded
 
+/* No finding: a stack switch that jumps away; the ret after it is another path's. */
+	.globl	switch_and_jump
+	.type	switch_and_jump, @function
+switch_and_jump:
+	.cfi_startproc
+	endbr64
+	mov	%rsi, %rsp
+	jmp	*%rdx
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	switch_and_jump, . - switch_and_jump
 	.section .note.GNU-stack, "", @progbits

@@ -468,7 +468,10 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 	for (k = 0; k < s->nhist && k < 4; k++) {
 		/* A call returned here, or the frame pointer put the stack pointer back:
 		 * whatever %rsp held before does not reach this ret. */
-		if (before(s, k)->id == X86_INS_CALL || restores_frame(before(s, k)))
+		/* Nor does anything before a jmp or ret: another path, or another
+		 * function. */
+		if (before(s, k)->id == X86_INS_CALL || restores_frame(before(s, k)) ||
+		    before(s, k)->id == X86_INS_JMP || before(s, k)->id == X86_INS_RET)
 			break;
 		if (writes_rsp(s, before(s, k))) {
 			code_finding(c, "shstk-stack-pivot", di->addr, "code-ref",
@@ -978,11 +981,37 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 	s->starts_bitmap = NULL;
 }
 
+/* The data objects (symbols of type OBJECT with a size) inside the code, in address
+ * order: tables an assembler put in .text (OpenSSL's K256 in node), whose bytes are no
+ * instructions. Their symbols are the only sign: a stripped file has none. */
+static struct addr_range *objects_in_code(const struct code_ctx *c, size_t *count)
+{
+	const struct elf_symbol *sym;
+	struct addr_range *out = NULL;
+	size_t cap = 0;
+
+	*count = 0;
+	for (sym = c->m->symbols_by_addr; sym < c->m->symbols_by_addr + c->m->nsymbols; sym++) {
+		if (sym->type != STT_OBJECT || !sym->size || sym->shndx == SHN_UNDEF ||
+		    !code_range_of(c, sym->value))
+			continue;
+		if (*count && sym->value < out[*count - 1].end) {   /* overlapping: merged */
+			if (sym->value + sym->size > out[*count - 1].end)
+				out[*count - 1].end = sym->value + sym->size;
+			continue;
+		}
+		ARRAY_RESERVE(out, cap, *count + 1);
+		out[(*count)++] = (struct addr_range){ sym->value, sym->value + sym->size };
+	}
+	return out;
+}
+
 void code_sweep(struct code_ctx *c)
 {
 	struct sweep s = { .c = c };
 	struct byte_scan_spec spec;
-	size_t r;
+	size_t r, nobjects, next_object = 0;
+	struct addr_range *objects = objects_in_code(c, &nobjects);
 
 	if (!c->nranges || !disasm_open(&s.d, c->is64))
 		return;
@@ -993,15 +1022,27 @@ void code_sweep(struct code_ctx *c)
 		const struct exec_range *range = &c->ranges[r];
 		uint64_t at = range->addr, end = range->addr + range->size;
 
+		next_object = 0;   /* the ranges need not be in address order */
+
 		while (at < end) {
 			uint64_t fend = code_function_end(c, at);
-			const unsigned char *p = range->bytes + (at - range->addr);
+			const unsigned char *p;
 			size_t n;
 
 			/* Overlapping sections: the function may end in another range, whose
 			 * bytes are not these. */
 			if (fend > end)
 				fend = end;
+			/* Data objects are skipped, and end the code before them. */
+			while (next_object < nobjects && objects[next_object].end <= at)
+				next_object++;
+			if (next_object < nobjects && objects[next_object].start <= at) {
+				at = objects[next_object].end < end ? objects[next_object].end : end;
+				continue;
+			}
+			if (next_object < nobjects && objects[next_object].start < fend)
+				fend = objects[next_object].start;
+			p = range->bytes + (at - range->addr);
 			n = (size_t)(fend - at);
 
 			if (fend <= at)
@@ -1016,6 +1057,7 @@ void code_sweep(struct code_ctx *c)
 		}
 	}
 	disasm_close(&s.d);
+	free(objects);
 	free(s.cands);
 	code_index_tables(c);
 }
