@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct run {
@@ -26,6 +27,29 @@ struct run {
 	pthread_cond_t ready;
 };
 
+/* One entry of the walk: a package, a file (read where its tree's link leads), or a
+ * link the walk would not follow out of its tree. */
+static void audit_entry(const struct path_entry *e, const struct audit_options *opt,
+			struct file_report *rep, struct report_batch *package)
+{
+	const char *open = e->open ? e->open : e->path;
+
+	if (e->skip) {
+		memset(rep, 0, sizeof(*rep));
+		rep->status = REPORT_SKIPPED;
+		rep->path = xstrdup(e->path);
+		rep->message = xstrdup(e->skip);
+	} else if (deb_is_package(open)) {
+		audit_package(open, opt, package);
+	} else {
+		audit_file(open, opt, rep);
+		if (e->open) {   /* reported under the name found in the tree */
+			free(rep->path);
+			rep->path = xstrdup(e->path);
+		}
+	}
+}
+
 static void *worker(void *arg)
 {
 	struct run *r = arg;
@@ -38,10 +62,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i >= r->files->count)
 			return NULL;
-		if (deb_is_package(r->files->items[i].path))
-			audit_package(r->files->items[i].path, r->opt, &r->packages[i]);
-		else
-			audit_file(r->files->items[i].path, r->opt, &r->reports[i]);
+		audit_entry(&r->files->items[i], r->opt, &r->reports[i], &r->packages[i]);
 		pthread_mutex_lock(&r->lock);
 		r->done[i] = true;
 		pthread_cond_broadcast(&r->ready);
@@ -98,7 +119,8 @@ void audit_run(const struct path_list *files, const struct audit_options *opt,
 				   ctx);
 			report_batch_free(&r.packages[i]);
 		} else {
-			fn(&r.reports[i], files->items[i].named, ctx);
+			/* a link left unfollowed is said, like a file named */
+			fn(&r.reports[i], files->items[i].named || files->items[i].skip, ctx);
 		}
 		file_report_free(&r.reports[i]);
 		if (done)

@@ -6,11 +6,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <search.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct file_id {
 	dev_t dev;
@@ -21,6 +23,7 @@ struct walk {
 	struct path_list *out;
 	FILE *errs;
 	void *seen;     /* tsearch tree of struct file_id: files and directories visited */
+	const char *root; /* the root links resolve in, while walking a tree; else NULL */
 };
 
 static int id_compare(const void *a, const void *b)
@@ -56,14 +59,132 @@ static void report(struct walk *w, const char *path, const char *problem)
 	w->out->errors++;
 }
 
-static void add(struct walk *w, const char *path, bool named)
+static struct path_entry *add(struct walk *w, const char *path, bool named)
 {
 	struct path_list *l = w->out;
+	struct path_entry *e;
 
 	ARRAY_RESERVE(l->items, l->cap, l->count + 1);
-	l->items[l->count].path = xstrdup(path);
-	l->items[l->count].named = named;
-	l->count++;
+	e = &l->items[l->count++];
+	memset(e, 0, sizeof(*e));
+	e->path = xstrdup(path);
+	e->named = named;
+	return e;
+}
+
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+char *tree_root_of(const char *dir)
+{
+	static const char *const system[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
+					      "/lib64", "/libx32", "/opt" };
+	size_t i;
+
+	if (strcmp(dir, "/") == 0 || below(dir, "/usr/src") || below(dir, "/usr/local/src"))
+		return xstrdup(strcmp(dir, "/") == 0 ? "/" : dir);
+	for (i = 0; i < sizeof(system) / sizeof(system[0]); i++)
+		if (below(dir, system[i]))
+			return xstrdup("/");
+	return xstrdup(dir);
+}
+
+/* Why a link does not resolve inside its tree. */
+enum resolve_status { RESOLVED, LEAVES_TREE, NOT_IN_TREE, TOO_MANY_LINKS };
+
+/* Resolves TARGET (a link's text, read in directory *CUR) inside ROOT as a chroot there
+ * would, into *CUR (a real path below ROOT). *LINKS counts the links followed. */
+static enum resolve_status resolve_in(const char *root, char **cur, const char *target,
+				      unsigned *links)
+{
+	char *copy = xstrdup(target), *part, *save = NULL;
+	enum resolve_status st = RESOLVED;
+
+	if (target[0] == '/') {
+		free(*cur);
+		*cur = xstrdup(root);
+	}
+	for (part = strtok_r(copy, "/", &save); part && st == RESOLVED;
+	     part = strtok_r(NULL, "/", &save)) {
+		struct stat sb;
+		char *next;
+
+		if (strcmp(part, ".") == 0)
+			continue;
+		if (strcmp(part, "..") == 0) {
+			char *slash = strrchr(*cur, '/');
+
+			if (strcmp(*cur, root) == 0)
+				st = LEAVES_TREE;
+			else
+				*(slash == *cur ? slash + 1 : slash) = '\0';
+			continue;
+		}
+		next = xasprintf("%s%s%s", *cur, strcmp(*cur, "/") == 0 ? "" : "/", part);
+		if (lstat(next, &sb) != 0) {
+			st = NOT_IN_TREE;
+		} else if (S_ISLNK(sb.st_mode)) {
+			char text[PATH_MAX];
+			ssize_t n = readlink(next, text, sizeof(text) - 1);
+
+			if (++*links > 40)
+				st = TOO_MANY_LINKS;
+			else if (n <= 0)
+				st = NOT_IN_TREE;
+			else {
+				text[n] = '\0';
+				st = resolve_in(root, cur, text, links);
+			}
+		} else {
+			free(*cur);
+			*cur = next;
+			next = NULL;
+		}
+		free(next);
+	}
+	free(copy);
+	return st;
+}
+
+/* The symbolic link PATH of the tree being walked: listed under its name when it leads
+ * to a file inside the tree, or listed as skipped when it leads out. */
+static void walk_link(struct walk *w, const char *path)
+{
+	char text[PATH_MAX], *dir = xstrdup(path), *slash = strrchr(dir, '/'), *cur;
+	ssize_t n = readlink(path, text, sizeof(text) - 1);
+	enum resolve_status st;
+	unsigned links = 0;
+	struct stat sb;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	cur = realpath(slash ? dir : ".", NULL);
+	free(dir);
+	if (n <= 0 || !cur) {
+		free(cur);
+		return;  /* gone while walked: nothing to audit */
+	}
+	text[n] = '\0';
+	st = resolve_in(w->root, &cur, text, &links);
+	if (st == RESOLVED && stat(cur, &sb) == 0) {
+		/* a link to a directory is not followed: that is how trees loop */
+		if (!S_ISDIR(sb.st_mode) && first_visit(w, &sb) && S_ISREG(sb.st_mode))
+			add(w, path, false)->open = xstrdup(cur);
+	} else if (st != RESOLVED && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		/* What the host would have given: said, never read. (A link dangling on the
+		 * host too, or to a directory, was no file to audit before either.) */
+		add(w, path, false)->skip = xasprintf(
+			"skipped: symbolic link to %s %s %s", text,
+			st == LEAVES_TREE ? "leaves the tree" :
+			st == TOO_MANY_LINKS ? "loops (too many links) in the tree" :
+					       "names nothing inside the tree",
+			w->root);
+	}
+	free(cur);
 }
 
 static int name_compare(const void *a, const void *b)
@@ -113,6 +234,10 @@ static void walk_path(struct walk *w, const char *path, bool named)
 		report(w, path, strerror(errno));
 		return;
 	}
+	if (S_ISLNK(lsb.st_mode) && !named && w->root && strcmp(w->root, "/") != 0) {
+		walk_link(w, path);
+		return;
+	}
 	/* Inside a directory, a link to a directory is not followed: that is how trees loop. */
 	if (S_ISLNK(lsb.st_mode)) {
 		if (stat(path, &sb) != 0) {
@@ -127,7 +252,16 @@ static void walk_path(struct walk *w, const char *path, bool named)
 	}
 	if (!first_visit(w, &sb))
 		return;
-	if (S_ISDIR(sb.st_mode))
+	if (S_ISDIR(sb.st_mode) && named) {
+		/* a tree: its links resolve inside its root */
+		char *real = realpath(path, NULL);
+
+		w->root = real ? tree_root_of(real) : NULL;
+		free(real);
+		walk_directory(w, path);
+		free((char *)w->root);
+		w->root = NULL;
+	} else if (S_ISDIR(sb.st_mode))
 		walk_directory(w, path);
 	else if (S_ISREG(sb.st_mode) || named)
 		add(w, path, named);
@@ -172,8 +306,11 @@ void path_list_free(struct path_list *list)
 {
 	size_t i;
 
-	for (i = 0; i < list->count; i++)
+	for (i = 0; i < list->count; i++) {
 		free(list->items[i].path);
+		free(list->items[i].open);
+		free(list->items[i].skip);
+	}
 	free(list->items);
 	memset(list, 0, sizeof(*list));
 }

@@ -79,6 +79,8 @@ tests/mark-hostile.log: tests/elf-hostile tests/elf-damage elfcet/elfcet
 # End-to-end: the tool on real binaries.
 TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
 EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
+TESTS += tests/tree-symlinks.sh tests/shstk-text-objects.sh tests/severities.sh
+EXTRA_DIST += tests/tree-symlinks.sh tests/shstk-text-objects.sh tests/severities.sh
 # readelf-agree also reads the corpus that corpus-notes builds.
 tests/readelf-agree.log: tests/corpus-notes.log
 tests/valgrind.log: tests/corpus-notes.log

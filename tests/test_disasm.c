@@ -140,6 +140,32 @@ static void a_walk_keeps_instruction_boundaries_across_cet_instructions(void **s
 	assert_true(s.capstone[4]);
 }
 
+static void a_walk_measures_evex_instructions_capstone_cannot_read(void **state)
+{
+	/* vxorps %zmm11,%zmm10,%zmm0 (Capstone 4 refuses it); vsubpd {rn-sae},%zmm2,%zmm4,%zmm0
+	 * (read as six bytes); ret. Read byte by byte, the first ends in 57 c3 (push %rdi;
+	 * ret) and Debian 13's libmvec looked like a stack pivot. */
+	static const unsigned char code[] = {
+		0x62, 0xd1, 0x2c, 0x48, 0x57, 0xc3,
+		0x62, 0xf1, 0xdd, 0x18, 0x5c, 0xc2,
+		0xc3,
+	};
+	struct disasm d;
+	struct seen s = { 0 };
+
+	(void)state;
+	assert_true(disasm_open(&d, true));
+	assert_int_equal(disasm_walk(&d, code, sizeof(code), 0x3000, sizeof(code), record, &s),
+			 sizeof(code));
+	disasm_close(&d);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.size[0], 6);
+	assert_int_equal(s.addr[1], 0x3006);
+	assert_int_equal(s.size[1], 6);
+	assert_int_equal(s.addr[2], 0x300c);
+	assert_true(s.capstone[2]);
+}
+
 static void a_walk_stops_at_the_limit(void **state)
 {
 	static const unsigned char code[] = { 0x90, 0x90, 0x90, 0xc3 };
@@ -323,6 +349,7 @@ int main(void)
 		cmocka_unit_test(ordinary_and_truncated_bytes_are_not_cet),
 		cmocka_unit_test(endbr_matches_the_file_class),
 		cmocka_unit_test(a_walk_keeps_instruction_boundaries_across_cet_instructions),
+		cmocka_unit_test(a_walk_measures_evex_instructions_capstone_cannot_read),
 		cmocka_unit_test(a_walk_stops_at_the_limit),
 		cmocka_unit_test(the_measure_knows_cet_and_refuses_non_instructions),
 		cmocka_unit_test(the_measure_agrees_with_capstone_on_real_code),

@@ -147,4 +147,61 @@ read_ssp:
 	ret
 	.cfi_endproc
 	.size	read_ssp, . - read_ssp
+
+/* No finding: the return address popped and pushed back around dropping the arguments
+ * (node's builtins): ret returns where CALL said. */
+	.globl	pop_push_ret
+	.type	pop_push_ret, @function
+pop_push_ret:
+	.cfi_startproc
+	endbr64
+	pop	%r10
+	lea	(%rsp,%rcx,8), %rsp
+	push	%r10
+	ret
+	.cfi_endproc
+	.size	pop_push_ret, . - pop_push_ret
+
+/* No shstk-pop-jmp: the shadow stack unwound with incssp first (libgcc's unwinder); the
+ * shadow-stack instructions are reported. */
+	.globl	unwinder
+	.type	unwinder, @function
+unwinder:
+	.cfi_startproc
+	endbr64
+	rdsspq	%rax
+	incsspq	%rdx
+	mov	%rcx, %rsp
+	pop	%rcx
+	jmp	*%rcx
+	.cfi_endproc
+	.size	unwinder, . - unwinder
+
+/* No finding: zero padding, then code no symbol names (mov 0x50(%rdi),%rax; ret), which
+ * decoding through the zeros reads as push %r8; ret. */
+	.globl	padded
+	.type	padded, @function
+padded:
+	.cfi_startproc
+	endbr64
+	xor	%eax, %eax
+	ret
+	.byte	0, 0, 0
+	mov	0x50(%rdi), %rax
+	ret
+	.cfi_endproc
+	.size	padded, . - padded
+
+/* No finding: a stack switch that jumps away; the ret after it is another path's. */
+	.globl	switch_and_jump
+	.type	switch_and_jump, @function
+switch_and_jump:
+	.cfi_startproc
+	endbr64
+	mov	%rsi, %rsp
+	jmp	*%rdx
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	switch_and_jump, . - switch_and_jump
 	.section .note.GNU-stack, "", @progbits

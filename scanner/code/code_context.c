@@ -486,3 +486,9 @@ const char *vsyscall_name(uint64_t addr)
 		return "an unknown vsyscall";
 	}
 }
+
+bool is_vsyscall_entry(uint64_t addr)
+{
+	return addr == VSYSCALL_PAGE || addr == VSYSCALL_PAGE + 0x400 ||
+	       addr == VSYSCALL_PAGE + 0x800;
+}

@@ -138,6 +138,8 @@ bool code_in_table(const struct code_ctx *c, uint64_t addr);
 #define VSYSCALL_PAGE_END (VSYSCALL_PAGE + 0x1000)
 /* What a vsyscall address calls: "gettimeofday", "time", "getcpu". */
 const char *vsyscall_name(uint64_t addr);
+/* Whether ADDR is one of the page's three entry points (0x000, 0x400, 0x800 into it). */
+bool is_vsyscall_entry(uint64_t addr);
 
 void addr_map_put(struct addr_map *map, uint64_t key, uint64_t value);
 bool addr_map_get(const struct addr_map *map, uint64_t key, uint64_t *value);

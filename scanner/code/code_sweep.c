@@ -41,6 +41,18 @@ struct recent {
 	struct operand op[2];
 };
 
+/* A register or memory operand that holds a vsyscall address, and where it was put. */
+struct vsys_holder {
+	struct operand where;
+	uint64_t value, at;
+};
+
+/* How many holders are followed at once, and over how many instructions after the last
+ * one was loaded: a vsyscall address is called a few instructions after it is loaded
+ * (mov $0xffffffffff600400,%rax; xor %edi,%edi; call *%rax). */
+#define VSYS_HOLDERS 4
+#define VSYS_REACH 16
+
 struct sweep {
 	struct code_ctx *c;
 	struct disasm d;
@@ -51,6 +63,9 @@ struct sweep {
 	size_t head, nhist;
 	char cet_used[96];             /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
+	struct vsys_holder holders[VSYS_HOLDERS]; /* registers and slots holding a vsyscall address */
+	size_t nholders;
+	unsigned vsys_left;            /* instructions still decoded to see where they go */
 	struct byte_scan bytes;        /* finds the bytes worth_decoding_at looks at */
 	size_t *cands;                 /* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
@@ -404,6 +419,36 @@ static bool stores_to_return_slot(const struct recent *r)
 	       is_rsp(d->base) && d->index == X86_REG_INVALID && d->disp == 0;
 }
 
+/* Whether the push before this ret puts back what a pop of the same register took off
+ * earlier, with the register untouched in between: pop %r10; lea (%rsp,%rcx,8),%rsp;
+ * push %r10; ret (node's builtins drop their arguments so) returns to the address CALL
+ * pushed, which the shadow stack holds. */
+static bool pushes_back_popped(const struct sweep *s)
+{
+	const struct recent *push = before(s, 0);
+	size_t k;
+
+	if (push->nops != 1 || push->op[0].type != X86_OP_REG)
+		return false;
+	for (k = 1; k < s->nhist; k++) {
+		const struct recent *r = before(s, k);
+
+		if (r->id == X86_INS_POP)
+			return r->nops == 1 && r->op[0].type == X86_OP_REG &&
+			       gpr_number(r->op[0].reg) == gpr_number(push->op[0].reg) &&
+			       gpr_number(push->op[0].reg) >= 0;
+		if (r->id == X86_INS_CALL || r->id == X86_INS_JMP || r->id == X86_INS_RET ||
+		    r->id == X86_INS_PUSH || r->id == X86_INS_INVALID)
+			return false;
+		/* the register written (or %rsp moved by more than a lea can say) */
+		if (r->nops >= 1 && r->op[0].type == X86_OP_REG &&
+		    gpr_number(r->op[0].reg) == gpr_number(push->op[0].reg) &&
+		    r->id != X86_INS_CMP && r->id != X86_INS_TEST)
+			return false;
+	}
+	return false;
+}
+
 static void check_ret(struct sweep *s, const struct decoded *di)
 {
 	struct code_ctx *c = s->c;
@@ -411,7 +456,7 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 
 	if (!s->nhist)
 		return;
-	if (before(s, 0)->id == X86_INS_PUSH) {
+	if (before(s, 0)->id == X86_INS_PUSH && !pushes_back_popped(s)) {
 		code_finding(c, "shstk-ret-as-jump", di->addr, "code-ref",
 			     "push then ret: a jump through the stack, which the shadow stack "
 			     "refuses (the return address is not the one CALL pushed)");
@@ -426,7 +471,10 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 	for (k = 0; k < s->nhist && k < 4; k++) {
 		/* A call returned here, or the frame pointer put the stack pointer back:
 		 * whatever %rsp held before does not reach this ret. */
-		if (before(s, k)->id == X86_INS_CALL || restores_frame(before(s, k)))
+		/* Nor does anything before a jmp or ret: another path, or another
+		 * function. */
+		if (before(s, k)->id == X86_INS_CALL || restores_frame(before(s, k)) ||
+		    before(s, k)->id == X86_INS_JMP || before(s, k)->id == X86_INS_RET)
 			break;
 		if (writes_rsp(s, before(s, k))) {
 			code_finding(c, "shstk-stack-pivot", di->addr, "code-ref",
@@ -721,35 +769,119 @@ static void check_indirect_jmp(struct sweep *s, const struct decoded *di, const 
 
 	if (x->op_count != 1 || x->operands[0].type == X86_OP_IMM)
 		return;
+	/* Not when the function has moved the shadow stack itself with incssp first:
+	 * libgcc's unwinder pops the frames it unwinds off the shadow stack before
+	 * mov %rcx,%rsp; pop %rcx; jmp *%rcx. */
 	if (x->operands[0].type == X86_OP_REG && prev && prev->id == X86_INS_POP &&
 	    prev->nops == 1 && prev->op[0].type == X86_OP_REG &&
-	    prev->op[0].reg == x->operands[0].reg)
+	    prev->op[0].reg == x->operands[0].reg && !strstr(s->cet_used, "incssp"))
 		code_finding(s->c, "shstk-pop-jmp", di->addr, "code-ref",
 			     "return through pop and jmp: the shadow stack keeps the entry CALL "
 			     "pushed, and the next ret no longer matches");
 	check_jump_table(s, di, x, !is_notrack(x));
 }
 
-static void check_operands(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+static bool in_vsyscall_page(uint64_t v)
 {
-	struct code_ctx *c = s->c;
-	uint8_t i;
+	return v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE_END;
+}
 
-	for (i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
-		uint64_t v;
+static bool same_operand(const struct operand *a, const struct operand *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type == X86_OP_REG)
+		return a->reg == b->reg ||
+		       (gpr_number(a->reg) >= 0 && gpr_number(a->reg) == gpr_number(b->reg));
+	return a->type == X86_OP_MEM && a->base == b->base && a->index == b->index &&
+	       a->disp == b->disp && a->scale == b->scale;
+}
 
-		if (op->type == X86_OP_IMM) {
-			v = (uint64_t)op->imm;
-			if (c->is64 && v >= VSYSCALL_PAGE && v < VSYSCALL_PAGE_END) {
-				code_finding(c, "vsyscall-call", di->addr, "code-ref",
-					     "uses vsyscall address 0x%llx (%s), which a CET kernel "
-					     "does not emulate: the call dies with SIGSEGV",
-					     (unsigned long long)v, vsyscall_name(v));
-				continue;
-			}
+static struct vsys_holder *holder_of(struct sweep *s, const struct operand *op)
+{
+	size_t i;
+
+	for (i = 0; i < s->nholders; i++)
+		if (same_operand(&s->holders[i].where, op))
+			return &s->holders[i];
+	return NULL;
+}
+
+static void forget_holder(struct sweep *s, const struct operand *op)
+{
+	struct vsys_holder *h = holder_of(s, op);
+
+	if (h)
+		*h = s->holders[--s->nholders];
+}
+
+static void add_holder(struct sweep *s, const struct operand *where, uint64_t value,
+		       uint64_t at)
+{
+	struct vsys_holder *h = holder_of(s, where);
+
+	if (!h) {
+		if (s->nholders == VSYS_HOLDERS)
+			return;
+		h = &s->holders[s->nholders++];
+	}
+	*h = (struct vsys_holder){ *where, value, at };
+	s->vsys_left = VSYS_REACH;
+}
+
+static void vsyscall_called(struct sweep *s, const struct decoded *di, uint64_t v, uint64_t at)
+{
+	if (at == di->addr)
+		code_finding(s->c, "vsyscall-call", di->addr, "code-ref",
+			     "calls vsyscall address 0x%llx (%s), which a CET kernel does not "
+			     "emulate: the call dies with SIGSEGV",
+			     (unsigned long long)v, vsyscall_name(v));
+	else
+		code_finding(s->c, "vsyscall-call", di->addr, "code-ref",
+			     "calls vsyscall address 0x%llx (%s), loaded at 0x%llx, which a CET "
+			     "kernel does not emulate: the call dies with SIGSEGV",
+			     (unsigned long long)v, vsyscall_name(v), (unsigned long long)at);
+}
+
+/* vsyscall use: an address in the vsyscall page that reaches the target of a call or
+ * jmp, directly or through the register or memory slot it was moved into. Compared
+ * (qemu, valgrind), passed as an argument or stored away, it calls nothing. */
+static void check_vsyscall(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	const struct recent *r = &s->ring[s->head];   /* this instruction, remembered */
+	unsigned id = di->insn->id;
+	struct vsys_holder *h;
+
+	if (!s->c->is64)
+		return;
+	if ((id == X86_INS_CALL || id == X86_INS_JMP) && x->op_count == 1) {
+		if (r->op[0].type == X86_OP_IMM && in_vsyscall_page((uint64_t)r->op[0].imm))
+			vsyscall_called(s, di, (uint64_t)r->op[0].imm, di->addr);
+		else if ((h = holder_of(s, &r->op[0])) != NULL)
+			vsyscall_called(s, di, h->value, h->at);
+	}
+	if (id == X86_INS_CALL || id == X86_INS_JMP || id == X86_INS_RET) {
+		s->nholders = 0;  /* the registers are another function's now */
+		return;
+	}
+	if (!s->nholders && !(r->nops == 2 && r->op[1].type == X86_OP_IMM))
+		return;
+	if (r->nops == 2 && (id == X86_INS_MOV || id == X86_INS_MOVABS) &&
+	    (r->op[0].type == X86_OP_REG || r->op[0].type == X86_OP_MEM)) {
+		if (r->op[1].type == X86_OP_IMM && in_vsyscall_page((uint64_t)r->op[1].imm)) {
+			add_holder(s, &r->op[0], (uint64_t)r->op[1].imm, di->addr);
+			return;
+		}
+		if ((h = holder_of(s, &r->op[1])) != NULL) {
+			struct vsys_holder copy = *h;
+
+			add_holder(s, &r->op[0], copy.value, copy.at);
+			return;
 		}
 	}
+	/* Anything else written over a holder: cmp, test and push write no operand. */
+	if (r->nops >= 1 && id != X86_INS_CMP && id != X86_INS_TEST && id != X86_INS_PUSH)
+		forget_holder(s, &r->op[0]);
 }
 
 static void remember(struct sweep *s, const struct decoded *di)
@@ -815,9 +947,12 @@ static void on_instruction(const struct decoded *di, void *ctx)
 		default:
 			break;
 		}
-		check_operands(s, di, x);
 	}
 	remember(s, di);
+	if (x)
+		check_vsyscall(s, di, x);
+	if (s->vsys_left)
+		s->vsys_left--;
 }
 
 static bool instruction_start(const struct sweep *s, uint64_t addr)
@@ -858,7 +993,20 @@ static size_t measure_up_to(struct sweep *s, const unsigned char *p, size_t n, s
 	size_t last[HISTORY + 1], count = 0, at = from, keep;
 
 	while (at < cand) {
-		size_t len = disasm_length(&s->d, p + at, n - at);
+		size_t len;
+
+		/* Zero padding (00 00 is add %al,(%rax), which no compiler emits): the code
+		 * resumes at the next byte that is not 0, and decoding on through the zeros
+		 * reads the next instruction's bytes as others (00 00 00 48 8b 47 50 c3,
+		 * mov 0x50(%rdi),%rax; ret, as push %r8; ret). */
+		if (p[at] == 0 && at + 1 < n && p[at + 1] == 0) {
+			while (at < cand && p[at] == 0)
+				at++;
+			count = 0;
+			from = at;
+			continue;
+		}
+		len = disasm_length(&s->d, p + at, n - at);
 
 		last[count++ % (HISTORY + 1)] = at;
 		mark_start(s, at);
@@ -876,6 +1024,8 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 
 	s->starts_bitmap = xcalloc(n / 8 + 1, 1);
 	s->nhist = 0;
+	s->nholders = 0;
+	s->vsys_left = 0;
 	s->cet_used[0] = '\0';
 	for (k = 0; k < s->ncands; k++) {
 		size_t cand = s->cands[k], from = done, window, limit, end;
@@ -885,11 +1035,18 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 		if (cand - done > KNOWN_REACH)
 			from = cand - RESYNC_WINDOW;
 		window = measure_up_to(s, p, n, from, cand);
-		if (window > done)
+		if (window > done) {
 			s->nhist = 0; /* what came before is not remembered */
+			s->nholders = 0;
+		}
 		limit = cand + 1 < n ? cand + 1 : n;
 		end = window + disasm_walk(&s->d, p + window, n - window, s->func_start + window,
 					   limit - window, on_instruction, s);
+		/* A vsyscall address just loaded: follow it to a call, one instruction at
+		 * a time, for a few instructions. */
+		while (s->nholders && s->vsys_left && end < n)
+			end += disasm_walk(&s->d, p + end, n - end, s->func_start + end, 1,
+					   on_instruction, s);
 		check_stray_endbr(s, p, from, end < n ? end : n);
 		done = end;
 	}
@@ -901,11 +1058,37 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 	s->starts_bitmap = NULL;
 }
 
+/* The data objects (symbols of type OBJECT with a size) inside the code, in address
+ * order: tables an assembler put in .text (OpenSSL's K256 in node), whose bytes are no
+ * instructions. Their symbols are the only sign: a stripped file has none. */
+static struct addr_range *objects_in_code(const struct code_ctx *c, size_t *count)
+{
+	const struct elf_symbol *sym;
+	struct addr_range *out = NULL;
+	size_t cap = 0;
+
+	*count = 0;
+	for (sym = c->m->symbols_by_addr; sym < c->m->symbols_by_addr + c->m->nsymbols; sym++) {
+		if (sym->type != STT_OBJECT || !sym->size || sym->shndx == SHN_UNDEF ||
+		    !code_range_of(c, sym->value))
+			continue;
+		if (*count && sym->value < out[*count - 1].end) {   /* overlapping: merged */
+			if (sym->value + sym->size > out[*count - 1].end)
+				out[*count - 1].end = sym->value + sym->size;
+			continue;
+		}
+		ARRAY_RESERVE(out, cap, *count + 1);
+		out[(*count)++] = (struct addr_range){ sym->value, sym->value + sym->size };
+	}
+	return out;
+}
+
 void code_sweep(struct code_ctx *c)
 {
 	struct sweep s = { .c = c };
 	struct byte_scan_spec spec;
-	size_t r;
+	size_t r, nobjects, next_object = 0;
+	struct addr_range *objects = objects_in_code(c, &nobjects);
 
 	if (!c->nranges || !disasm_open(&s.d, c->is64))
 		return;
@@ -916,15 +1099,27 @@ void code_sweep(struct code_ctx *c)
 		const struct exec_range *range = &c->ranges[r];
 		uint64_t at = range->addr, end = range->addr + range->size;
 
+		next_object = 0;   /* the ranges need not be in address order */
+
 		while (at < end) {
 			uint64_t fend = code_function_end(c, at);
-			const unsigned char *p = range->bytes + (at - range->addr);
+			const unsigned char *p;
 			size_t n;
 
 			/* Overlapping sections: the function may end in another range, whose
 			 * bytes are not these. */
 			if (fend > end)
 				fend = end;
+			/* Data objects are skipped, and end the code before them. */
+			while (next_object < nobjects && objects[next_object].end <= at)
+				next_object++;
+			if (next_object < nobjects && objects[next_object].start <= at) {
+				at = objects[next_object].end < end ? objects[next_object].end : end;
+				continue;
+			}
+			if (next_object < nobjects && objects[next_object].start < fend)
+				fend = objects[next_object].start;
+			p = range->bytes + (at - range->addr);
 			n = (size_t)(fend - at);
 
 			if (fend <= at)
@@ -939,6 +1134,7 @@ void code_sweep(struct code_ctx *c)
 		}
 	}
 	disasm_close(&s.d);
+	free(objects);
 	free(s.cands);
 	code_index_tables(c);
 }

@@ -189,14 +189,19 @@ size_t disasm_walk(struct disasm *d, const unsigned char *bytes, size_t n, uint6
 			di.size = len;
 		} else {
 			const uint8_t *q = p;
-			size_t l = left;
+			size_t l = left, measured = len ? len : disasm_length(d, p, left);
 			uint64_t a = pc;
 
-			if (cs_disasm_iter(d->handle, &q, &l, &a, d->insn)) {
+			/* The length is Zydis's: Capstone 4 refuses or mismeasures some EVEX
+			 * encodings, and stepping over them a byte at a time reads their tails
+			 * as other instructions (62 d1 2c 48 57 c3, one vxorps, as push; ret).
+			 * Capstone only describes an instruction it measures the same. */
+			if (cs_disasm_iter(d->handle, &q, &l, &a, d->insn) &&
+			    (!measured || d->insn->size == measured)) {
 				di.insn = d->insn;
 				di.size = d->insn->size;
 			} else {
-				di.size = len ? len : 1;
+				di.size = measured ? measured : 1;
 			}
 		}
 		fn(&di, ctx);

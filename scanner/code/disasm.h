@@ -60,8 +60,9 @@ struct decoded {
 };
 
 /* Decodes the instructions of BYTES (N bytes at ADDR) that start before offset LIMIT, in
- * order, and calls FN for each; an undecodable byte is passed as a 1-byte instruction
- * with insn NULL and cet CET_NONE. Returns the offset after the last one. */
+ * order, and calls FN for each. Lengths are Zydis's: an instruction Capstone cannot read
+ * or measures otherwise is passed with insn NULL and cet CET_NONE, an undecodable byte as
+ * a 1-byte one. Returns the offset after the last one. */
 size_t disasm_walk(struct disasm *d, const unsigned char *bytes, size_t n, uint64_t addr,
 		   size_t limit, void (*fn)(const struct decoded *di, void *ctx), void *ctx);
 

@@ -49,8 +49,12 @@ static bool scanned(const char *name, const GElf_Shdr *sh)
 }
 
 
+/* Only the three entry points: other words of the page's range are no pointer anyone
+ * calls (bytes of a GPU fatbin, a page bound kept for a comparison). */
 static void vsyscall_word(struct code_ctx *c, uint64_t a, uint64_t v)
 {
+	if (!is_vsyscall_entry(v))
+		return;
 	code_finding(c, "vsyscall-data", a, "data-pointer",
 		     "data word holds vsyscall address 0x%llx (%s), which a CET kernel does "
 		     "not emulate", (unsigned long long)v, vsyscall_name(v));
