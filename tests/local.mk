@@ -212,7 +212,8 @@ check-debian13: elfcet/elfcet
 		[ $$rc -eq 0 ] || fail=1; \
 	done; exit $$fail
 .PHONY: check-debian13
-EXTRA_DIST += tests/debian13.sh tests/x86-elf-files tests/deb-input.sh tests/archive-parallel.sh
+EXTRA_DIST += tests/debian13.sh tests/debian13-fetch tests/x86-elf-files tests/deb-input.sh \
+	tests/archive-parallel.sh
 
 # Fuzzing (issue 19): libFuzzer targets built with clang, ASan and UBSan (tests/fuzz/).
 #   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time
