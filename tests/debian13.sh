@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # elfcet audit on real Debian 13 (trixie) binaries: most are built with -fcf-protection,
 # carry ENDBR64 and are still unmarked. Downloads a fixed set of .debs once into
-# ${ELFCET_CACHE:-/var/cache/elfcet}/debian13 with a private apt configuration (the
-# system's apt is never touched), unpacks them, audits the tree and checks what a
-# packager relies on: exit status 0 or 1 (never 2, never a signal), no error on stderr,
-# every x86 ELF program and library present in the JSON. Prints a summary of the verdicts.
+# ${ELFCET_CACHE:-/var/cache/elfcet}/debian13 with a private apt configuration
+# (tests/debian13-fetch; the system's apt is never touched), unpacks them, audits the
+# tree and checks what a packager relies on: exit status 0 or 1 (never 2, never a
+# signal), no error on stderr, every x86 ELF program and library present in the JSON.
+# Prints a summary of the verdicts.
 # Exit 77 (skipped) when the mirror cannot be reached.
 #
 # Usage: tests/debian13.sh   (from the build directory, or set ELFCET)
@@ -19,45 +20,11 @@ fail=0
 note() { echo "debian13: $*"; }
 [ -x "$elfcet" ] || { note "$elfcet: not found (build first or set ELFCET)"; exit 2; }
 
-# A private apt: its own sources, lists and archive cache; the system's status file is
-# read only so that apt knows the architecture.
-apt_private() {
-	apt-get -q -o Dir::Etc::SourceList="$cache/apt/sources.list" \
-		-o Dir::Etc::SourceParts=/dev/null -o Dir::Etc::Preferences=/dev/null \
-		-o Dir::Etc::PreferencesParts=/dev/null \
-		-o Dir::State::Lists="$cache/apt/lists" -o Dir::Cache="$cache/apt/cache" \
-		-o APT::Architecture=amd64 -o APT::Architectures=amd64 \
-		-o Debug::NoLocking=1 "$@"
-}
-
-download() {
-	mirror=$("${top_srcdir:-$(dirname "$0")/..}/tests/debian-mirror") || {
-		note "SKIP: no Debian mirror in this machine's apt sources"
-		exit 77
-	}
-	mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/debs"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-trixie-stable.gpg] $mirror trixie main" \
-		> "$cache/apt/sources.list"
-	if ! apt_private update > "$cache/apt/update.log" 2>&1; then
-		note "SKIP: cannot reach $mirror (apt-get update failed; $cache/apt/update.log)"
-		exit 77
-	fi
-	# shellcheck disable=SC2086 # the package list is a word list
-	(cd "$cache/debs" && apt_private download $packages) > "$cache/apt/download.log" 2>&1 || {
-		note "SKIP: downloading from $mirror failed ($cache/apt/download.log)"
-		exit 77
-	}
-}
-
-# Downloaded once: a complete set stays in the cache.
-[ -f "$cache/debs/.complete" ] || { download && touch "$cache/debs/.complete"; }
-if [ ! -f "$cache/root/.complete" ]; then
-	rm -rf "$cache/root" && mkdir -p "$cache/root"
-	for deb in "$cache"/debs/*.deb; do
-		dpkg-deb -x "$deb" "$cache/root" || { note "FAIL: $deb: cannot unpack"; exit 1; }
-	done
-	touch "$cache/root/.complete"
-fi
+# Downloaded and unpacked once (tests/debian13-fetch: a private apt, the machine's mirror).
+# shellcheck disable=SC2086 # the package list is a word list
+"$(dirname "$0")/debian13-fetch" "$cache" $packages
+rc=$?
+[ "$rc" -eq 0 ] || { [ "$rc" -eq 77 ] && note "SKIP: no Debian 13 packages"; exit "$rc"; }
 ndebs=$(ls "$cache"/debs/*.deb | wc -l)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/debian13.XXXXXX")

@@ -203,8 +203,10 @@ tests/progress.log: tests/corpus-targets.log
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
 # Then the same packages read as .deb files (tests/deb-input.sh) and audited by the GNU
-# parallel recipe (tests/archive-parallel.sh, tools/elfcet-audit-archive).
-DEBIAN13_TESTS = tests/debian13.sh tests/deb-input.sh tests/archive-parallel.sh
+# parallel recipe (tests/archive-parallel.sh, tools/elfcet-audit-archive). Last, the labelled
+# sample of bench/precision keeps its verdicts (tests/precision-sample.sh, its own package set).
+DEBIAN13_TESTS = tests/debian13.sh tests/deb-input.sh tests/archive-parallel.sh \
+	tests/precision-sample.sh
 check-debian13: elfcet/elfcet
 	@fail=0; for t in $(DEBIAN13_TESTS); do \
 		ELFCET='$(abs_top_builddir)/elfcet/elfcet' ELFCET_RULES_DIR='$(abs_top_srcdir)/rules' \
@@ -214,7 +216,8 @@ check-debian13: elfcet/elfcet
 		[ $$rc -eq 0 ] || fail=1; \
 	done; exit $$fail
 .PHONY: check-debian13
-EXTRA_DIST += tests/debian13.sh tests/x86-elf-files tests/deb-input.sh tests/archive-parallel.sh
+EXTRA_DIST += tests/debian13.sh tests/debian13-fetch tests/x86-elf-files tests/deb-input.sh \
+	tests/archive-parallel.sh tests/precision-sample.sh
 
 # Fuzzing (issue 19): libFuzzer targets built with clang, ASan and UBSan (tests/fuzz/).
 #   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time
