@@ -82,7 +82,8 @@ static int resolve_program(const char *name, char *out, size_t outlen)
 
 		if ((size_t)snprintf(candidate, sizeof(candidate), "%.*s/%s", (int)len, path,
 				     name) < sizeof(candidate) &&
-		    access(candidate, X_OK) == 0 && realpath(candidate, out) && strlen(out) < outlen)
+		    access(candidate, X_OK) == 0 && realpath(candidate, out) &&
+		    strlen(out) < outlen)
 			return 0;
 		path += len + (path[len] == ':');
 	}
@@ -152,8 +153,8 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 
 	const char *plugin = dynrun_plugin_path();
 	if (access(plugin, R_OK) != 0) {
-		error_set(err, "%s: checker plugin not readable: %s (set ELFCET_PLUGIN)",
-			  plugin, strerror(errno));
+		error_set(err, "%s: checker plugin not readable: %s (set ELFCET_PLUGIN)", plugin,
+			  strerror(errno));
 		return -1;
 	}
 
@@ -165,8 +166,8 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 		return -1;
 	}
 	/* --ibt names the program as an object to verify although it is not marked. */
-	snprintf(spec, sizeof(spec), "%s,out=%s,ibt=%s,shstk=%s,abort=%s%s%s", plugin_esc,
-		 log_esc, out->ibt ? "on" : "off", out->shstk ? "on" : "off",
+	snprintf(spec, sizeof(spec), "%s,out=%s,ibt=%s,shstk=%s,abort=%s%s%s", plugin_esc, log_esc,
+		 out->ibt ? "on" : "off", out->shstk ? "on" : "off",
 		 req->abort_on_violation ? "on" : "off", req->force_ibt ? ",verify=" : "",
 		 req->force_ibt ? prog_esc : "");
 
@@ -178,7 +179,7 @@ int dynrun_execute(const struct dynrun_request *req, const char *raw_log,
 	qargv[0] = (char *)qemu;
 	qargv[1] = "-plugin";
 	qargv[2] = spec;
-	qargv[3] = out->program;   /* absolute: QEMU cannot take it for an option */
+	qargv[3] = out->program; /* absolute: QEMU cannot take it for an option */
 	for (size_t i = 1; i < nargs; i++)
 		qargv[3 + i] = req->argv[i];
 

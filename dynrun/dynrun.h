@@ -10,18 +10,18 @@
 #include <stdint.h>
 
 struct dynrun_request {
-	char **argv;             /* PROG ARGS..., NULL-terminated; argv[0] as given */
+	char **argv; /* PROG ARGS..., NULL-terminated; argv[0] as given */
 	bool force_ibt, force_shstk;
 	bool abort_on_violation;
 };
 
 /* What was decided and what happened. */
 struct dynrun_outcome {
-	char program[4096];      /* argv[0] resolved through PATH */
+	char program[4096]; /* argv[0] resolved through PATH */
 	bool is64;
-	uint32_t marking;        /* FEATURE_1_AND of the program (0 when unmarked) */
-	bool ibt, shstk;         /* the checks that were on */
-	int wait_status;         /* of QEMU, which exits as the guest does */
+	uint32_t marking; /* FEATURE_1_AND of the program (0 when unmarked) */
+	bool ibt, shstk;  /* the checks that were on */
+	int wait_status;  /* of QEMU, which exits as the guest does */
 };
 
 /* The plugin: $ELFCET_PLUGIN if set, else the installed one. */

@@ -152,7 +152,8 @@ void dynrun_log_symbolize(struct dynrun_log *log)
 		dynrun_symbolize(v->src.object, v->src.offset, &v->src.place);
 		dynrun_symbolize(v->dst.object, v->dst.offset, &v->dst.place);
 		if (v->has_expected)
-			dynrun_symbolize(v->expected.object, v->expected.offset, &v->expected.place);
+			dynrun_symbolize(v->expected.object, v->expected.offset,
+					 &v->expected.place);
 	}
 }
 
@@ -211,7 +212,8 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 			format_end(&v->expected, exp, sizeof(exp));
 			fprintf(out, " (shadow stack: %s", exp);
 			if (v->kind == VIOL_SHSTK_UNWIND)
-				fprintf(out, ", %u entr%s skipped", v->depth, v->depth == 1 ? "y" : "ies");
+				fprintf(out, ", %u entr%s skipped", v->depth,
+					v->depth == 1 ? "y" : "ies");
 			fprintf(out, ")");
 		}
 		fprintf(out, " [pid %ld tid %ld]\n", v->pid, v->tid);

@@ -14,9 +14,9 @@
 #include <stdio.h>
 
 struct dynrun_end {
-	uint64_t address;        /* run-time address in the guest */
-	char *object;            /* mapped file, or NULL */
-	uint64_t offset;         /* file offset in it */
+	uint64_t address; /* run-time address in the guest */
+	char *object;	  /* mapped file, or NULL */
+	uint64_t offset;  /* file offset in it */
 	struct dynrun_place place;
 };
 
@@ -25,17 +25,17 @@ struct dynrun_violation {
 	long pid, tid;
 	struct dynrun_end src, dst, expected;
 	bool has_expected;
-	unsigned depth;          /* shstk-unwind: entries skipped */
+	unsigned depth; /* shstk-unwind: entries skipped */
 };
 
 struct dynrun_log {
 	struct dynrun_violation *items;
 	size_t count, cap;
-	uint64_t totals[VIOL_KINDS];   /* occurrences, from the processes' summaries */
+	uint64_t totals[VIOL_KINDS]; /* occurrences, from the processes' summaries */
 	uint64_t calls, returns, tracked;
-	unsigned processes, summaries;   /* started, and ended normally (not by exec/abort) */
+	unsigned processes, summaries; /* started, and ended normally (not by exec/abort) */
 	bool aborted;
-	char **execs;                    /* programs exec'd (no longer checked) */
+	char **execs; /* programs exec'd (no longer checked) */
 	size_t n_execs, execs_cap;
 };
 

@@ -72,7 +72,8 @@ static bool offset_to_vaddr(const struct elf_model *m, uint64_t off, uint64_t *v
 	for (size_t i = 0; i < m->phnum; i++) {
 		const GElf_Phdr *ph = &m->phdrs[i];
 
-		if (ph->p_type == PT_LOAD && off >= ph->p_offset && off < ph->p_offset + ph->p_filesz) {
+		if (ph->p_type == PT_LOAD && off >= ph->p_offset &&
+		    off < ph->p_offset + ph->p_filesz) {
 			*vaddr = ph->p_vaddr + (off - ph->p_offset);
 			return true;
 		}
@@ -85,7 +86,7 @@ static bool offset_to_vaddr(const struct elf_model *m, uint64_t off, uint64_t *v
 struct best_symbol {
 	const char *name;
 	uint64_t value;
-	int rank;                /* 3 exact, 2 contains, 1 label before, 0 none */
+	int rank; /* 3 exact, 2 contains, 1 label before, 0 none */
 };
 
 /* Ranks SYM against VADDR and keeps it in BEST when it names VADDR better: a higher rank,

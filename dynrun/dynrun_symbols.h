@@ -9,9 +9,9 @@
 #include <stdint.h>
 
 struct dynrun_place {
-	bool known;              /* the offset lies in a PT_LOAD of a readable ELF file */
+	bool known; /* the offset lies in a PT_LOAD of a readable ELF file */
 	uint64_t vaddr;
-	char symbol[256];        /* "name", "name+0x1c", or "" when no symbol covers it */
+	char symbol[256]; /* "name", "name+0x1c", or "" when no symbol covers it */
 };
 
 /* Symbolizes OFFSET in the file at PATH. Files are opened once and kept: call

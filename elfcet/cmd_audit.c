@@ -19,14 +19,14 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_SARIF };
 struct audit_cli {
 	enum format format;
 	bool verbose, quiet;
-	int fail_on;           /* severity that fails, or 3 for never */
+	int fail_on; /* severity that fails, or 3 for never */
 	unsigned jobs;
 	const char *rules_dir;
 	struct audit_summary summary;
 	struct json_report *json;
 	struct sarif_report *sarif;
-	struct progress progress;  /* on a terminal, text format only */
-	bool failed;           /* something at or above fail_on */
+	struct progress progress; /* on a terminal, text format only */
+	bool failed;		  /* something at or above fail_on */
 };
 
 static void audit_help(FILE *out)
@@ -117,12 +117,14 @@ static bool parse_fail_on(const char *arg, int *out)
 static int parse_options(struct audit_cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "verbose", no_argument, NULL, 'v' },   { "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "rules", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
 	long n;
@@ -152,8 +154,10 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 			break;
 		case 'F':
 			if (!parse_fail_on(optarg, &cli->fail_on)) {
-				fprintf(stderr, "elfcet audit: --fail-on takes info, warning, "
-						"error or never, not '%s'\n", optarg);
+				fprintf(stderr,
+					"elfcet audit: --fail-on takes info, warning, "
+					"error or never, not '%s'\n",
+					optarg);
 				return -1;
 			}
 			break;

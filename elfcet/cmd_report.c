@@ -52,7 +52,8 @@ static int tally(struct json_object *rec, const char *key, const char **names, s
 	struct json_object *arr;
 	size_t i, k, len;
 
-	if (!json_object_object_get_ex(rec, key, &arr) || !json_object_is_type(arr, json_type_array))
+	if (!json_object_object_get_ex(rec, key, &arr) ||
+	    !json_object_is_type(arr, json_type_array))
 		return -1;
 	len = json_object_array_length(arr);
 	for (i = 0; i < len; i++) {
@@ -134,8 +135,10 @@ static int read_shard(struct audit_summary *s, const char *name)
 		if (n <= 1)
 			continue;
 		if (add_record(s, line) != 0) {
-			fprintf(stderr, "elfcet report: %s:%zu: not a record of elfcet audit "
-					"--format=jsonl\n", name, lineno);
+			fprintf(stderr,
+				"elfcet report: %s:%zu: not a record of elfcet audit "
+				"--format=jsonl\n",
+				name, lineno);
 			rc = -1;
 			break;
 		}

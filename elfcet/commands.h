@@ -5,9 +5,9 @@
 
 /* Exit statuses shared by every subcommand (documented in elfcet.1). */
 enum {
-	EXIT_CLEAN = 0,      /* nothing at or above the --fail-on severity */
-	EXIT_FINDINGS = 1,   /* findings (audit), refusal (mark), violations (run) */
-	EXIT_TROUBLE = 2,    /* usage error, unreadable or damaged input, I/O error */
+	EXIT_CLEAN = 0,	   /* nothing at or above the --fail-on severity */
+	EXIT_FINDINGS = 1, /* findings (audit), refusal (mark), violations (run) */
+	EXIT_TROUBLE = 2,  /* usage error, unreadable or damaged input, I/O error */
 };
 
 int cmd_audit(int argc, char **argv);

@@ -15,7 +15,8 @@ struct command {
 static const struct command commands[] = {
 	{ "audit", cmd_audit, "say whether x86 ELF files would run under IBT and shadow stack" },
 	{ "mark", cmd_mark, "set or clear the IBT and SHSTK bits of x86 ELF files, safely" },
-	{ "report", cmd_report, "merge the JSON Lines shards of audits run apart into one summary" },
+	{ "report", cmd_report,
+	  "merge the JSON Lines shards of audits run apart into one summary" },
 	{ "run", cmd_run, "run a program under QEMU, checking IBT and shadow stack as it runs" },
 };
 

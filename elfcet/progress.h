@@ -9,10 +9,10 @@
 #include <time.h>
 
 struct progress {
-	FILE *out;              /* NULL: off */
+	FILE *out; /* NULL: off */
 	size_t total;
 	struct timespec start, drawn_at;
-	bool drawn;             /* a progress line is on the screen */
+	bool drawn; /* a progress line is on the screen */
 };
 
 /* Turns progress on when OUT is a terminal. */

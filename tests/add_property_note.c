@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NOTE_SIZE 48     /* header 12 + "GNU\0" + two 16-byte properties */
+#define NOTE_SIZE 48 /* header 12 + "GNU\0" + two 16-byte properties */
 
 static void die(const char *path, const char *what)
 {
@@ -116,8 +116,8 @@ int main(int argc, char **argv)
 			die(argv[3], "the padding after the first PT_LOAD is not zero");
 
 	note = b + at;
-	store_le32(note, 4);                    /* n_namesz */
-	store_le32(note + 4, 32);               /* n_descsz: two properties */
+	store_le32(note, 4);	  /* n_namesz */
+	store_le32(note + 4, 32); /* n_descsz: two properties */
 	store_le32(note + 8, NT_GNU_PROPERTY_TYPE_0);
 	memcpy(note + 12, "GNU", 4);
 	store_le32(note + 16, GNU_PROPERTY_X86_FEATURE_1_AND);

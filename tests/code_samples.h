@@ -9,8 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef void (*code_sample_fn)(const unsigned char *code, size_t n, const char *object,
-			       void *ctx);
+typedef void (*code_sample_fn)(const unsigned char *code, size_t n, const char *object, void *ctx);
 
 struct code_sample_walk {
 	code_sample_fn fn;

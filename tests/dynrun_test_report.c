@@ -31,14 +31,15 @@ static void write_log(const char *text)
 static void test_reads_violations_and_summaries(void **state)
 {
 	(void)state;
-	write_log("{\"event\":\"start\",\"pid\":7,\"target\":\"x86_64\",\"ibt\":true,\"shstk\":true}\n"
-		  "{\"event\":\"violation\",\"kind\":\"ibt\",\"pid\":7,\"tid\":8,\"src\":4096,"
-		  "\"dst\":8192,\"src_object\":\"/bin/x\",\"src_offset\":16,\"dst_object\":\"/bin/y\","
-		  "\"dst_offset\":32}\n"
-		  "{\"event\":\"violation\",\"kind\":\"shstk-unwind\",\"pid\":7,\"tid\":7,\"src\":1,"
-		  "\"dst\":2,\"expected\":3,\"depth\":4}\n"
-		  "{\"event\":\"summary\",\"pid\":7,\"calls\":10,\"returns\":9,\"tracked_branches\":5,"
-		  "\"ibt\":3,\"shstk\":0,\"shstk-unwind\":1}\n");
+	write_log(
+		"{\"event\":\"start\",\"pid\":7,\"target\":\"x86_64\",\"ibt\":true,\"shstk\":true}\n"
+		"{\"event\":\"violation\",\"kind\":\"ibt\",\"pid\":7,\"tid\":8,\"src\":4096,"
+		"\"dst\":8192,\"src_object\":\"/bin/x\",\"src_offset\":16,\"dst_object\":\"/bin/y\","
+		"\"dst_offset\":32}\n"
+		"{\"event\":\"violation\",\"kind\":\"shstk-unwind\",\"pid\":7,\"tid\":7,\"src\":1,"
+		"\"dst\":2,\"expected\":3,\"depth\":4}\n"
+		"{\"event\":\"summary\",\"pid\":7,\"calls\":10,\"returns\":9,\"tracked_branches\":5,"
+		"\"ibt\":3,\"shstk\":0,\"shstk-unwind\":1}\n");
 	struct dynrun_log log;
 	struct elfcet_error err;
 	assert_int_equal(dynrun_log_read(path, &log, &err), 0);
@@ -55,7 +56,7 @@ static void test_reads_violations_and_summaries(void **state)
 	assert_int_equal(log.items[1].expected.address, 3);
 	assert_int_equal(log.items[1].depth, 4);
 	assert_null(log.items[1].src.object);
-	assert_int_equal(log.totals[VIOL_IBT], 3);   /* repeats counted by the plugin */
+	assert_int_equal(log.totals[VIOL_IBT], 3); /* repeats counted by the plugin */
 	assert_int_equal(log.totals[VIOL_SHSTK_UNWIND], 1);
 	assert_int_equal(log.calls, 10);
 	dynrun_log_free(&log);
@@ -65,9 +66,10 @@ static void test_violations_without_summary_still_count(void **state)
 {
 	(void)state;
 	/* An aborted process writes no summary. */
-	write_log("{\"event\":\"start\",\"pid\":7}\n"
-		  "{\"event\":\"violation\",\"kind\":\"shstk\",\"pid\":7,\"tid\":7,\"src\":1,\"dst\":2}\n"
-		  "{\"event\":\"abort\",\"pid\":7,\"kind\":\"shstk\"}\n");
+	write_log(
+		"{\"event\":\"start\",\"pid\":7}\n"
+		"{\"event\":\"violation\",\"kind\":\"shstk\",\"pid\":7,\"tid\":7,\"src\":1,\"dst\":2}\n"
+		"{\"event\":\"abort\",\"pid\":7,\"kind\":\"shstk\"}\n");
 	struct dynrun_log log;
 	struct elfcet_error err;
 	assert_int_equal(dynrun_log_read(path, &log, &err), 0);

@@ -48,19 +48,27 @@ static size_t put_note(unsigned char *out, const struct test_note *n, unsigned a
 	return off;
 }
 
-static void put_phdr(unsigned char *at, int elf_class, uint32_t type, uint64_t off,
-		     uint64_t size, uint64_t align)
+static void put_phdr(unsigned char *at, int elf_class, uint32_t type, uint64_t off, uint64_t size,
+		     uint64_t align)
 {
 	if (elf_class == 64) {
-		Elf64_Phdr ph = { .p_type = type, .p_flags = PF_R, .p_offset = off,
-				  .p_vaddr = VADDR_BASE + off, .p_paddr = VADDR_BASE + off,
-				  .p_filesz = size, .p_memsz = size, .p_align = align };
+		Elf64_Phdr ph = { .p_type = type,
+				  .p_flags = PF_R,
+				  .p_offset = off,
+				  .p_vaddr = VADDR_BASE + off,
+				  .p_paddr = VADDR_BASE + off,
+				  .p_filesz = size,
+				  .p_memsz = size,
+				  .p_align = align };
 		memcpy(at, &ph, sizeof(ph));
 	} else {
-		Elf32_Phdr ph = { .p_type = type, .p_flags = PF_R, .p_offset = (Elf32_Off)off,
+		Elf32_Phdr ph = { .p_type = type,
+				  .p_flags = PF_R,
+				  .p_offset = (Elf32_Off)off,
 				  .p_vaddr = (Elf32_Addr)(VADDR_BASE + off),
 				  .p_paddr = (Elf32_Addr)(VADDR_BASE + off),
-				  .p_filesz = (Elf32_Word)size, .p_memsz = (Elf32_Word)size,
+				  .p_filesz = (Elf32_Word)size,
+				  .p_memsz = (Elf32_Word)size,
 				  .p_align = (Elf32_Word)align };
 		memcpy(at, &ph, sizeof(ph));
 	}
@@ -117,8 +125,8 @@ char *test_elf_write(const struct test_elf *spec)
 		put_phdr(buf + ehsz + phsz * ph++, spec->elf_class, PT_INTERP, interp_at,
 			 sizeof(INTERP), 1);
 	if (spec->pt_note)
-		put_phdr(buf + ehsz + phsz * ph++, spec->elf_class, PT_NOTE, notes_at,
-			 notes_size, spec->note_align ? spec->note_align : word);
+		put_phdr(buf + ehsz + phsz * ph++, spec->elf_class, PT_NOTE, notes_at, notes_size,
+			 spec->note_align ? spec->note_align : word);
 	if (spec->pt_gnu_property)
 		put_phdr(buf + ehsz + phsz * ph++, spec->elf_class, PT_GNU_PROPERTY, notes_at,
 			 spec->gnu_property_filesz >= 0 ? (uint64_t)spec->gnu_property_filesz

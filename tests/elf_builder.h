@@ -11,25 +11,25 @@
 struct test_property {
 	uint32_t type;
 	uint32_t datasz;
-	uint64_t value;          /* written little-endian in min(datasz, 8) bytes */
+	uint64_t value; /* written little-endian in min(datasz, 8) bytes */
 };
 
 struct test_note {
-	uint32_t namesz;         /* 0: 4 */
-	const char *name;        /* NULL: "GNU" */
-	uint32_t type;           /* 0: NT_GNU_PROPERTY_TYPE_0 */
-	int64_t descsz;          /* -1: computed from the properties */
+	uint32_t namesz;  /* 0: 4 */
+	const char *name; /* NULL: "GNU" */
+	uint32_t type;	  /* 0: NT_GNU_PROPERTY_TYPE_0 */
+	int64_t descsz;	  /* -1: computed from the properties */
 	size_t count;
 	struct test_property props[8];
 };
 
 struct test_elf {
-	int elf_class;               /* 32 or 64 */
+	int elf_class; /* 32 or 64 */
 	bool has_interp;
-	bool pt_gnu_property;        /* a PT_GNU_PROPERTY over the notes */
-	bool pt_note;                /* a PT_NOTE over the notes */
+	bool pt_gnu_property;	     /* a PT_GNU_PROPERTY over the notes */
+	bool pt_note;		     /* a PT_NOTE over the notes */
 	uint64_t gnu_property_align; /* 0: the word size */
-	uint64_t note_align;         /* 0: the word size */
+	uint64_t note_align;	     /* 0: the word size */
 	int64_t gnu_property_filesz; /* -1: the notes' size */
 	size_t nnotes;
 	struct test_note notes[3];

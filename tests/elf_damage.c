@@ -21,7 +21,7 @@ struct image {
 	size_t size;
 	int elf_class;
 	size_t phoff, phentsize, phnum;
-	size_t note;          /* file offset of the note in PT_GNU_PROPERTY */
+	size_t note; /* file offset of the note in PT_GNU_PROPERTY */
 	unsigned align;
 };
 

@@ -57,8 +57,9 @@ static uint64_t get(struct image *im, uint64_t off, unsigned width)
 {
 	if (off > im->size || width > im->size - off)
 		die("a header lies outside the file");
-	return width == 8 ? load_le64(im->b + off) : width == 4 ? load_le32(im->b + off)
-							       : (uint64_t)(im->b[off] | im->b[off + 1] << 8);
+	return width == 8   ? load_le64(im->b + off)
+	       : width == 4 ? load_le32(im->b + off)
+			    : (uint64_t)(im->b[off] | im->b[off + 1] << 8);
 }
 
 static void set(struct image *im, uint64_t off, unsigned width, uint64_t v)
@@ -81,11 +82,26 @@ static unsigned word(struct image *im)
 }
 
 /* ELF header fields. */
-static uint64_t phoff(struct image *im) { return get(im, im->is64 ? 32 : 28, word(im)); }
-static uint64_t shoff(struct image *im) { return get(im, im->is64 ? 40 : 32, word(im)); }
-static uint64_t phnum(struct image *im) { return get(im, im->is64 ? 56 : 44, 2); }
-static uint64_t shnum(struct image *im) { return get(im, im->is64 ? 60 : 48, 2); }
-static uint64_t shstrndx(struct image *im) { return get(im, im->is64 ? 62 : 50, 2); }
+static uint64_t phoff(struct image *im)
+{
+	return get(im, im->is64 ? 32 : 28, word(im));
+}
+static uint64_t shoff(struct image *im)
+{
+	return get(im, im->is64 ? 40 : 32, word(im));
+}
+static uint64_t phnum(struct image *im)
+{
+	return get(im, im->is64 ? 56 : 44, 2);
+}
+static uint64_t shnum(struct image *im)
+{
+	return get(im, im->is64 ? 60 : 48, 2);
+}
+static uint64_t shstrndx(struct image *im)
+{
+	return get(im, im->is64 ? 62 : 50, 2);
+}
 
 /* Offsets of program header fields inside an entry. */
 static uint64_t ph_field(struct image *im, const char *field)
@@ -227,8 +243,8 @@ static void synthetic(struct image *im, size_t nph, size_t body)
 	set(im, 58, 2, 64);
 }
 
-static void synth_phdr(struct image *im, size_t i, uint32_t type, uint32_t flags,
-		       uint64_t off, uint64_t vaddr, uint64_t filesz)
+static void synth_phdr(struct image *im, size_t i, uint32_t type, uint32_t flags, uint64_t off,
+		       uint64_t vaddr, uint64_t filesz)
 {
 	uint64_t at = 64 + i * 56;
 
@@ -253,9 +269,9 @@ static void relr_repeat(struct image *im, size_t table)
 	synthetic(im, 2, 48 + table);
 	synth_phdr(im, 0, PT_LOAD, PF_R | PF_X, 0, base, im->size);
 	synth_phdr(im, 1, PT_DYNAMIC, PF_R, dyn, base + dyn, 48);
-	set(im, dyn, 8, 36);                    /* DT_RELR */
+	set(im, dyn, 8, 36); /* DT_RELR */
 	set(im, dyn + 8, 8, base + tab);
-	set(im, dyn + 16, 8, 35);               /* DT_RELRSZ */
+	set(im, dyn + 16, 8, 35); /* DT_RELRSZ */
 	set(im, dyn + 24, 8, table);
 	for (i = 0; i + 16 <= table; i += 16) {
 		set(im, tab + i, 8, base + tab);
@@ -273,7 +289,7 @@ static void eh_hdr_at_end(struct image *im, uint64_t filesz)
 	synth_phdr(im, 0, PT_LOAD, PF_R | PF_X, 0, base, im->size);
 	synth_phdr(im, 1, PT_GNU_EH_FRAME, PF_R, im->size - 4, base + im->size - 4, filesz);
 	im->b[im->size - 4] = 1;
-	im->b[im->size - 3] = 0x1b;             /* DW_EH_PE_pcrel | DW_EH_PE_sdata4 */
+	im->b[im->size - 3] = 0x1b; /* DW_EH_PE_pcrel | DW_EH_PE_sdata4 */
 	im->b[im->size - 2] = 0x03;
 	im->b[im->size - 1] = 0x3b;
 }

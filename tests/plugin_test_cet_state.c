@@ -119,11 +119,11 @@ static void test_ibt(void **state)
 	struct cet_thread *t = *state;
 
 	cet_branch(t, PENDING_TRACKED, 0x10, 0);
-	arrive(t, 0x500, true, true);          /* ENDBR: fine */
+	arrive(t, 0x500, true, true); /* ENDBR: fine */
 	cet_branch(t, PENDING_UNTRACKED, 0x10, 0);
-	arrive(t, 0x600, false, true);         /* notrack: fine */
+	arrive(t, 0x600, false, true); /* notrack: fine */
 	cet_branch(t, PENDING_TRACKED, 0x10, 0);
-	arrive(t, 0x700, false, false);        /* unmarked object: legacy code, not checked */
+	arrive(t, 0x700, false, false); /* unmarked object: legacy code, not checked */
 	assert_int_equal(n_seen, 0);
 	cet_branch(t, PENDING_TRACKED, 0x10, 0);
 	arrive(t, 0x800, false, true);
@@ -156,11 +156,11 @@ static void test_signal_saves_and_restores_tracker(void **state)
 	cet_branch(t, PENDING_TRACKED, 0x210, 0);
 	assert_true(cet_is_signal_entry(t, 0x4000));
 	cet_signal_enter(t, 0x5000);
-	arrive(t, 0x4000, false, true);        /* handler body: not a branch target */
-	ret(t, 0x4010, 0x5000);                /* handler returns to the restorer */
+	arrive(t, 0x4000, false, true); /* handler body: not a branch target */
+	ret(t, 0x4010, 0x5000);		/* handler returns to the restorer */
 	assert_int_equal(n_seen, 0);
 	cet_sigreturn(t);
-	arrive(t, 0x300, false, true);         /* the jmp's target, without ENDBR */
+	arrive(t, 0x300, false, true); /* the jmp's target, without ENDBR */
 	assert_int_equal(n_seen, 1);
 	assert_int_equal(seen[0].kind, VIOL_IBT);
 	assert_int_equal(seen[0].src, 0x210);
@@ -248,13 +248,17 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_matched_returns_are_clean, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mismatch_reports_and_keeps_stack, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_return_to_deeper_entry_is_unwind, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mismatch_reports_and_keeps_stack, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_return_to_deeper_entry_is_unwind, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_empty_stack_return, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ibt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ibt_off_checks_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_signal_saves_and_restores_tracker, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_direct_call_to_handler_is_a_call, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_saves_and_restores_tracker, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_direct_call_to_handler_is_a_call, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_indirect_call_to_handler_is_recognised, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_restarted_call_pushes_once, setup, teardown),

@@ -7,10 +7,10 @@
 
 #include "vm/plugin/insn_class.h"
 
-#define CLASSIFY64(...) classify((const uint8_t[]){ __VA_ARGS__ }, \
-	sizeof((const uint8_t[]){ __VA_ARGS__ }), true)
-#define CLASSIFY32(...) classify((const uint8_t[]){ __VA_ARGS__ }, \
-	sizeof((const uint8_t[]){ __VA_ARGS__ }), false)
+#define CLASSIFY64(...) \
+	classify((const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }), true)
+#define CLASSIFY32(...) \
+	classify((const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }), false)
 
 static struct insn_class classify(const uint8_t *b, size_t n, bool bits64)
 {
@@ -34,13 +34,13 @@ static void test_calls_and_returns(void **state)
 	assert_int_equal(CLASSIFY64(0xe8, 0, 0, 0, 0).kind, INSN_CALL_DIRECT);
 	assert_int_equal(CLASSIFY64(0xc3).kind, INSN_RET);
 	assert_int_equal(CLASSIFY64(0xc2, 0x08, 0x00).kind, INSN_RET);
-	assert_int_equal(CLASSIFY64(0xf2, 0xc3).kind, INSN_RET);       /* bnd ret */
-	assert_int_equal(CLASSIFY64(0xff, 0xd0).kind, INSN_CALL_INDIRECT); /* call *%rax */
+	assert_int_equal(CLASSIFY64(0xf2, 0xc3).kind, INSN_RET);		 /* bnd ret */
+	assert_int_equal(CLASSIFY64(0xff, 0xd0).kind, INSN_CALL_INDIRECT);	 /* call *%rax */
 	assert_int_equal(CLASSIFY64(0x41, 0xff, 0xd3).kind, INSN_CALL_INDIRECT); /* call *%r11 */
 	assert_int_equal(CLASSIFY64(0xff, 0x15, 0, 0, 0, 0).kind, INSN_CALL_INDIRECT); /* *rip */
 	assert_int_equal(CLASSIFY64(0xff, 0xe0).kind, INSN_JMP_INDIRECT); /* jmp *%rax */
 	assert_int_equal(CLASSIFY64(0xff, 0x24, 0xc5, 0, 0, 0, 0).kind, INSN_JMP_INDIRECT);
-	assert_int_equal(CLASSIFY64(0xff, 0xc0).kind, INSN_OTHER);    /* inc %eax */
+	assert_int_equal(CLASSIFY64(0xff, 0xc0).kind, INSN_OTHER);	 /* inc %eax */
 	assert_int_equal(CLASSIFY64(0xe9, 0, 0, 0, 0).kind, INSN_OTHER); /* direct jmp */
 	/* 32-bit: 0x41 is inc %ecx, not REX; the FF after it is a separate instruction. */
 	assert_int_equal(CLASSIFY32(0x41, 0xff, 0xd3).kind, INSN_OTHER);

@@ -35,8 +35,7 @@ static void collect(size_t at, void *ctx)
 }
 
 /* The definition, written out again here. */
-static bool wanted(const struct byte_scan_spec *spec, const unsigned char *p, size_t i,
-		   size_t n)
+static bool wanted(const struct byte_scan_spec *spec, const unsigned char *p, size_t i, size_t n)
 {
 	size_t k;
 
@@ -54,8 +53,8 @@ enum way { AVX2, SSE2, BYTES };
 static const char *const way_name[] = { "AVX2", "SSE2", "byte at a time" };
 
 /* Scans P with one way of S (false when this CPU or build has not got it). */
-static bool scan_one_way(const struct byte_scan *prepared, enum way way,
-			 const unsigned char *p, size_t n, struct found *f)
+static bool scan_one_way(const struct byte_scan *prepared, enum way way, const unsigned char *p,
+			 size_t n, struct found *f)
 {
 	struct byte_scan s = *prepared;
 
@@ -79,8 +78,8 @@ static bool scan_one_way(const struct byte_scan *prepared, enum way way,
 
 /* Every way that runs here finds exactly the definition's offsets in P; returns how many
  * ways ran. */
-static int check_every_way(const struct byte_scan_spec *spec, const unsigned char *p,
-			   size_t n, const char *what)
+static int check_every_way(const struct byte_scan_spec *spec, const unsigned char *p, size_t n,
+			   const char *what)
 {
 	struct byte_scan s;
 	struct found f = { 0 };
@@ -99,7 +98,8 @@ static int check_every_way(const struct byte_scan_spec *spec, const unsigned cha
 			if (reported != wanted(spec, p, i, n))
 				fail_msg("%s, %s, offset %zu of %zu (byte %02x, next %02x): %s",
 					 what, way_name[way], i, n, p[i], i + 1 < n ? p[i + 1] : 0,
-					 reported ? "reported, not wanted" : "wanted, not reported");
+					 reported ? "reported, not wanted"
+						  : "wanted, not reported");
 			k += reported;
 		}
 		assert_int_equal(k, f.count);
@@ -144,8 +144,8 @@ static void random_spec(struct byte_scan_spec *spec, unsigned (*next)(void))
 
 			spec->nnext[i] = (uint8_t)(1 + next() % BYTE_SCAN_MAX_NEXT);
 			for (k = 0; k < spec->nnext[i]; k++)
-				spec->next[i][k] = (struct byte_pattern){ (uint8_t)(0xf0 | next()),
-									  0 };
+				spec->next[i][k] =
+					(struct byte_pattern){ (uint8_t)(0xf0 | next()), 0 };
 			for (k = 0; k < spec->nnext[i]; k++)
 				spec->next[i][k].value = (uint8_t)(next() & spec->next[i][k].mask);
 			specials++;

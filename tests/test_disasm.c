@@ -112,11 +112,8 @@ static void a_walk_keeps_instruction_boundaries_across_cet_instructions(void **s
 {
 	/* endbr64; incsspq %rax (Capstone 4 says lfence); rdsspq %rax; notrack jmp *%rax; ret */
 	static const unsigned char code[] = {
-		0xf3, 0x0f, 0x1e, 0xfa,
-		0xf3, 0x48, 0x0f, 0xae, 0xe8,
-		0xf3, 0x48, 0x0f, 0x1e, 0xc8,
-		0x3e, 0xff, 0xe0,
-		0xc3,
+		0xf3, 0x0f, 0x1e, 0xfa, 0xf3, 0x48, 0x0f, 0xae, 0xe8,
+		0xf3, 0x48, 0x0f, 0x1e, 0xc8, 0x3e, 0xff, 0xe0, 0xc3,
 	};
 	struct disasm d;
 	struct seen s = { 0 };
@@ -135,7 +132,7 @@ static void a_walk_keeps_instruction_boundaries_across_cet_instructions(void **s
 	assert_int_equal(s.cet[2], CET_RDSSP);
 	assert_int_equal(s.addr[3], 0x100e);
 	assert_true(s.capstone[3]);
-	assert_int_equal(s.prefix_3e[3], 0x3e);   /* notrack, as Capstone 4 shows it */
+	assert_int_equal(s.prefix_3e[3], 0x3e); /* notrack, as Capstone 4 shows it */
 	assert_int_equal(s.addr[4], 0x1011);
 	assert_true(s.capstone[4]);
 }
@@ -181,7 +178,7 @@ static void a_walk_stops_at_the_limit(void **state)
 
 static void the_measure_knows_cet_and_refuses_non_instructions(void **state)
 {
-	static const unsigned char invalid64[] = { 0x06 };       /* push %es: not in 64-bit */
+	static const unsigned char invalid64[] = { 0x06 }; /* push %es: not in 64-bit */
 	static const unsigned char short_call[] = { 0xe8, 0x00, 0x00 };
 	struct disasm d64, d32;
 	size_t i;
@@ -233,8 +230,7 @@ static void compare_code(struct compared *c, const unsigned char *code, size_t n
 	}
 }
 
-static void compare_segment(const unsigned char *code, size_t n, const char *object,
-			    void *ctx)
+static void compare_segment(const unsigned char *code, size_t n, const char *object, void *ctx)
 {
 	compare_code(ctx, code, n, object);
 }
@@ -260,7 +256,7 @@ static void the_measure_agrees_with_capstone_on_real_code(void **state)
 }
 
 struct differences {
-	ZydisDecoder zydis[2];   /* 32-bit, 64-bit */
+	ZydisDecoder zydis[2]; /* 32-bit, 64-bit */
 	size_t covered, offsets;
 };
 
@@ -314,8 +310,8 @@ static void init_zydis(struct differences *d)
 {
 	assert_true(ZYAN_SUCCESS(ZydisDecoderInit(&d->zydis[0], ZYDIS_MACHINE_MODE_LEGACY_32,
 						  ZYDIS_STACK_WIDTH_32)));
-	assert_true(ZYAN_SUCCESS(ZydisDecoderInit(&d->zydis[1], ZYDIS_MACHINE_MODE_LONG_64,
-						  ZYDIS_STACK_WIDTH_64)));
+	assert_true(ZYAN_SUCCESS(
+		ZydisDecoderInit(&d->zydis[1], ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64)));
 }
 
 /* The measure reads common instructions from its own tables and asks Zydis for the rest:
@@ -336,8 +332,8 @@ static void the_length_tables_agree_with_zydis(void **state)
 			noise[i] = (unsigned char)next_random(&x);
 		compare_quick(&d, noise, sizeof(noise), "random bytes");
 	}
-	print_message("%zu of %zu starts measured by the tables, all as Zydis does\n",
-		      d.covered, d.offsets);
+	print_message("%zu of %zu starts measured by the tables, all as Zydis does\n", d.covered,
+		      d.offsets);
 	/* most starts in code are ordinary instructions the tables know */
 	assert_true(d.covered > d.offsets / 4);
 }

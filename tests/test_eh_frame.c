@@ -23,8 +23,8 @@ static struct dw_cursor cursor(const unsigned char *p, size_t n, uint64_t addr, 
 
 static void leb128_values_decode(void **state)
 {
-	static const unsigned char uleb[] = { 0xe5, 0x8e, 0x26 };   /* 624485 */
-	static const unsigned char sleb[] = { 0xc0, 0xbb, 0x78 };   /* -123456 */
+	static const unsigned char uleb[] = { 0xe5, 0x8e, 0x26 }; /* 624485 */
+	static const unsigned char sleb[] = { 0xc0, 0xbb, 0x78 }; /* -123456 */
 	struct dw_cursor c;
 
 	(void)state;
@@ -76,7 +76,7 @@ static void unknown_encodings_are_refused(void **state)
 
 	(void)state;
 	c = cursor(bytes, sizeof(bytes), 0, 8);
-	dw_pointer(&c, 0x05);           /* no such value format */
+	dw_pointer(&c, 0x05); /* no such value format */
 	assert_true(c.bad);
 	c = cursor(bytes, sizeof(bytes), 0, 8);
 	dw_pointer(&c, PE_DATAREL | PE_SDATA4);
@@ -89,7 +89,7 @@ static void unknown_encodings_are_refused(void **state)
 static int main_bias(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
-	*(uintptr_t *)data = info->dlpi_addr;   /* the first object is the program */
+	*(uintptr_t *)data = info->dlpi_addr; /* the first object is the program */
 	return 1;
 }
 

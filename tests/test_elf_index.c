@@ -99,7 +99,7 @@ static void test_round_trip(void **state)
 
 struct opened {
 	struct elf_model m;
-	Elf *direct;         /* the same file through libelf, as the oracle */
+	Elf *direct; /* the same file through libelf, as the oracle */
 	int fd;
 };
 
@@ -107,8 +107,7 @@ static void open_self(struct opened *o)
 {
 	struct elfcet_error msg;
 
-	assert_int_equal(elf_model_open(&o->m, "/proc/self/exe", &msg),
-			 ELF_OPEN_OK);
+	assert_int_equal(elf_model_open(&o->m, "/proc/self/exe", &msg), ELF_OPEN_OK);
 	o->fd = open("/proc/self/exe", O_RDONLY);
 	assert_true(o->fd >= 0);
 	o->direct = elf_begin(o->fd, ELF_C_READ, NULL);
@@ -192,12 +191,13 @@ static void test_symbols(void **state)
 			assert_int_equal(s->size, sym.st_size);
 			assert_int_equal(s->shndx, sym.st_shndx);
 			assert_int_equal(s->type, GELF_ST_TYPE(sym.st_info));
-			assert_string_equal(s->name, elf_strptr(o.direct, sec->sh.sh_link, sym.st_name));
+			assert_string_equal(s->name,
+					    elf_strptr(o.direct, sec->sh.sh_link, sym.st_name));
 			if (strcmp(s->name, "test_symbols") == 0) {
 				found_self = true;
 				assert_int_equal(s->type, STT_FUNC);
-				assert_string_equal(elf_model_section_at(&o.m, s->value, NULL)->name,
-						    ".text");
+				assert_string_equal(
+					elf_model_section_at(&o.m, s->value, NULL)->name, ".text");
 			}
 		}
 	}
@@ -235,10 +235,8 @@ static void test_dynamic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_field_offsets),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_sections),
-		cmocka_unit_test(test_symbols),
+		cmocka_unit_test(test_field_offsets), cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_sections),      cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_dynamic),
 	};
 

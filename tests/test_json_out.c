@@ -42,7 +42,7 @@ static json_object *written(void (*write)(struct json_out *j))
 	char *text = NULL;
 	json_object *obj = written_text(write, &text);
 
-	assert_null(memchr(text, '\n', strlen(text) - 1));        /* one line */
+	assert_null(memchr(text, '\n', strlen(text) - 1)); /* one line */
 	free(text);
 	return obj;
 }
@@ -75,8 +75,9 @@ static void writer_round_trip(void **state)
 {
 	json_object *obj = written(write_everything), *v, *status, *list;
 	/* Valid UTF-8 kept; each other byte read as its Latin-1 character. */
-	const char *expected = "ok \"q\" \\ \t\r\n\x01\x7f \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"
-			       " bad: \xc3\xbf \xc3\x83 \xc3\xa0\xc2\x80\xc2\x80 \xc3\xad\xc2\xa0\xc2\x80 end";
+	const char *expected =
+		"ok \"q\" \\ \t\r\n\x01\x7f \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"
+		" bad: \xc3\xbf \xc3\x83 \xc3\xa0\xc2\x80\xc2\x80 \xc3\xad\xc2\xa0\xc2\x80 end";
 
 	(void)state;
 	assert_true(json_object_object_get_ex(obj, "output", &v));
@@ -129,8 +130,7 @@ static void report_lines_and_unsigned_values(void **state)
 	assert_non_null(strstr(text, "\n{\"address\":0},\n{\"address\":1},\n{"));
 	assert_true(json_object_object_get_ex(obj, "files", &files));
 	assert_int_equal(json_object_array_length(files), 3);
-	assert_true(json_object_object_get_ex(json_object_array_get_idx(files, 2), "address",
-					      &v));
+	assert_true(json_object_object_get_ex(json_object_array_get_idx(files, 2), "address", &v));
 	assert_true(json_object_get_uint64(v) == UINT64_MAX);
 	assert_true(json_object_object_get_ex(obj, "skipped", &v));
 	json_object_put(obj);

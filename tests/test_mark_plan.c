@@ -30,8 +30,7 @@ struct planned {
 	struct elfcet_error err;
 };
 
-static void plan_file(struct planned *p, const struct test_elf *spec, uint32_t set,
-		      uint32_t clear)
+static void plan_file(struct planned *p, const struct test_elf *spec, uint32_t set, uint32_t clear)
 {
 	struct mark_request req = { set, clear };
 	struct elfcet_error msg;
@@ -46,10 +45,10 @@ static void plan_file(struct planned *p, const struct test_elf *spec, uint32_t s
 		p->new_path = strdup("/tmp/elfcet-mark-XXXXXX");
 		fd = mkstemp(p->new_path);
 		assert_true(fd >= 0);
-		assert_int_equal(write(fd, p->plan.edit.image, p->plan.edit.size), (ssize_t)p->plan.edit.size);
+		assert_int_equal(write(fd, p->plan.edit.image, p->plan.edit.size),
+				 (ssize_t)p->plan.edit.size);
 		close(fd);
-		assert_int_equal(elf_model_open(&p->result, p->new_path, &msg),
-				 ELF_OPEN_OK);
+		assert_int_equal(elf_model_open(&p->result, p->new_path, &msg), ELF_OPEN_OK);
 	}
 }
 
@@ -416,9 +415,9 @@ static void test_ranges_merge(void **state)
 	(void)state;
 	mark_edit_put(&edit, 10, b, 4, "a");
 	mark_edit_put(&edit, 20, b, 4, "b");
-	mark_edit_put(&edit, 13, b, 8, "c");   /* bridges a and b */
+	mark_edit_put(&edit, 13, b, 8, "c"); /* bridges a and b */
 	mark_edit_put(&edit, 40, b, 8, "d");
-	mark_edit_put(&edit, 46, b, 8, "e");   /* runs into the new space */
+	mark_edit_put(&edit, 46, b, 8, "e"); /* runs into the new space */
 	assert_int_equal(edit.nranges, 2);
 	assert_int_equal(edit.ranges[0].offset, 10);
 	assert_int_equal(edit.ranges[0].len, 14);
@@ -448,7 +447,7 @@ static void test_audit_gate(void **state)
 	assert_int_equal(mark_blocked_bits(&rep, &shstk), 0);
 	rep.ibt = VERDICT_MARKED_OK;
 	assert_int_equal(mark_blocked_bits(&rep, &both), 0);
-	rep.shstk = VERDICT_NOT_APPLICABLE;   /* ELF32: no shadow stack */
+	rep.shstk = VERDICT_NOT_APPLICABLE; /* ELF32: no shadow stack */
 	assert_int_equal(mark_blocked_bits(&rep, &both), FEATURE_1_SHSTK);
 	rep.ibt = VERDICT_MARKED_BROKEN;
 	assert_int_equal(mark_blocked_bits(&rep, &both), FEATURE_1_IBT | FEATURE_1_SHSTK);

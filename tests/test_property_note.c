@@ -23,11 +23,11 @@ struct note_case {
 	const char *name;
 	int elf_class;
 	void (*damage)(struct test_elf *e);
-	int kernel_error;               /* 0, ENOEXEC or EIO */
+	int kernel_error; /* 0, ENOEXEC or EIO */
 	const char *kernel_rule;
 	bool glibc_accepted;
-	const char *glibc_rule;         /* the problem reported for glibc, or NULL */
-	uint32_t glibc_feature_1_and;   /* what ld.so ends up with */
+	const char *glibc_rule;	      /* the problem reported for glibc, or NULL */
+	uint32_t glibc_feature_1_and; /* what ld.so ends up with */
 	const char *source;
 };
 
@@ -136,8 +136,8 @@ static void no_segments(struct test_elf *e)
 static const struct note_case cases[] = {
 	{ "valid", 64, nothing, 0, NULL, true, NULL, IBT_SHSTK, "pt_gnu_property" },
 	{ "valid-32", 32, nothing, 0, NULL, true, NULL, IBT_SHSTK, "pt_gnu_property" },
-	{ "unsorted", 64, swap_properties, ENOEXEC, "property-unsorted", false,
-	  "property-unsorted", 0, "pt_gnu_property" },
+	{ "unsorted", 64, swap_properties, ENOEXEC, "property-unsorted", false, "property-unsorted",
+	  0, "pt_gnu_property" },
 	{ "duplicate", 64, duplicate_feature, ENOEXEC, "property-duplicate", false,
 	  "property-duplicate", FEATURE_1_IBT, "pt_gnu_property" },
 	{ "feature-size-8", 64, feature_size_8, ENOEXEC, "feature-1-and-bad-size", false,
@@ -156,14 +156,12 @@ static const struct note_case cases[] = {
 	  "property-descsz-unaligned", 0, "pt_gnu_property" },
 	{ "too-large", 64, too_large, ENOEXEC, "property-too-large", true, NULL, IBT_SHSTK,
 	  "pt_gnu_property" },
-	{ "truncated", 64, truncated, EIO, "property-truncated", true, NULL, IBT_SHSTK,
-	  "pt_note" },
+	{ "truncated", 64, truncated, EIO, "property-truncated", true, NULL, IBT_SHSTK, "pt_note" },
 	{ "misaligned", 64, both_aligned_4, 0, NULL, false, "property-misaligned-segment", 0,
 	  "pt_gnu_property" },
-	{ "misaligned-with-fallback", 64, gnu_property_aligned_4, 0, NULL, true, NULL,
-	  IBT_SHSTK, "pt_gnu_property" },
-	{ "misaligned-32", 32, both_aligned_4, 0, NULL, true, NULL, IBT_SHSTK,
+	{ "misaligned-with-fallback", 64, gnu_property_aligned_4, 0, NULL, true, NULL, IBT_SHSTK,
 	  "pt_gnu_property" },
+	{ "misaligned-32", 32, both_aligned_4, 0, NULL, true, NULL, IBT_SHSTK, "pt_gnu_property" },
 	{ "pt-note-only", 64, pt_note_only, 0, NULL, true, NULL, IBT_SHSTK, "pt_note" },
 	{ "two-notes", 64, second_note, 0, NULL, true, NULL, IBT_SHSTK, "pt_gnu_property" },
 	{ "two-notes-pt-note-only", 64, second_note_pt_note_only, 0, NULL, false,

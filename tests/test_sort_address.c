@@ -20,8 +20,8 @@
 
 struct record {
 	uint64_t addr;
-	uint64_t order;    /* where it was before the sort */
-	uint32_t tag;      /* a third word, so records are 24 bytes as targets are */
+	uint64_t order; /* where it was before the sort */
+	uint32_t tag;	/* a third word, so records are 24 bytes as targets are */
 };
 
 static uint32_t random_state = RANDOM_SEED;
@@ -44,12 +44,12 @@ static void sort_and_check(size_t n, uint64_t (*address_of)(size_t i))
 		r[i] = (struct record){ address_of(i), i, (uint32_t)(i * 7) };
 	sort_by_address(r, n, sizeof(*r));
 	for (i = 0; i < n; i++) {
-		assert_int_equal(r[i].tag, (uint32_t)(r[i].order * 7));   /* records kept whole */
+		assert_int_equal(r[i].tag, (uint32_t)(r[i].order * 7)); /* records kept whole */
 		if (i == 0)
 			continue;
 		if (r[i - 1].addr > r[i].addr)
-			fail_msg("n=%zu: 0x%llx before 0x%llx", n, (unsigned long long)r[i - 1].addr,
-				 (unsigned long long)r[i].addr);
+			fail_msg("n=%zu: 0x%llx before 0x%llx", n,
+				 (unsigned long long)r[i - 1].addr, (unsigned long long)r[i].addr);
 		if (r[i - 1].addr == r[i].addr && r[i - 1].order > r[i].order)
 			fail_msg("n=%zu: two records at 0x%llx swapped", n,
 				 (unsigned long long)r[i].addr);
@@ -57,19 +57,19 @@ static void sort_and_check(size_t n, uint64_t (*address_of)(size_t i))
 	free(r);
 }
 
-static uint64_t code_like(size_t i)       /* a file's code: high bytes shared, repeats */
+static uint64_t code_like(size_t i) /* a file's code: high bytes shared, repeats */
 {
 	(void)i;
 	return 0x401000 + random_address() % 0x20000;
 }
 
-static uint64_t anywhere(size_t i)        /* every byte of the address differs */
+static uint64_t anywhere(size_t i) /* every byte of the address differs */
 {
 	(void)i;
 	return random_address();
 }
 
-static uint64_t few_values(size_t i)      /* many records at each address */
+static uint64_t few_values(size_t i) /* many records at each address */
 {
 	(void)i;
 	return (random_address() % 5) << 56;
@@ -137,7 +137,8 @@ static void arena_strings_stay_whole_and_in_place(void **state)
 		if (i % 2)
 			snprintf(expect, sizeof(expect), "sub_%zx+0x%zx", i * 16, i);
 		else
-			snprintf(expect, sizeof(expect), "an exported function, reached through PLTs");
+			snprintf(expect, sizeof(expect),
+				 "an exported function, reached through PLTs");
 		assert_string_equal(kept[i], expect);
 	}
 	assert_string_equal(big_copy, big);

@@ -24,7 +24,8 @@ static void full_job(void **state)
 				   "\"args\": [\"--version\", \"x\\\"y\\\\z\", \"\\u00e9\\n\"], "
 				   "\"timeout\": 7, \"expect_output\": \"hello\", \"window\": true, "
 				   "\"later\": {\"n\": [1, -2.5e3, true, false, null, \"s\"]}}",
-				   &job, &error), 0);
+				   &job, &error),
+			 0);
 	assert_string_equal(job.id, "F1");
 	assert_string_equal(job.path, "/elfcet/files/a b");
 	assert_int_equal(job.argc, 4);

@@ -40,7 +40,7 @@ static void test_array_keeps_items_and_doubles(void **state)
 	for (i = 0; i < count; i++)
 		assert_int_equal(items[i], i * 7);
 	assert_true(cap >= count);
-	assert_true(grows <= 16);   /* 8 doubled to 131072: amortised, not one at a time */
+	assert_true(grows <= 16); /* 8 doubled to 131072: amortised, not one at a time */
 	free(items);
 }
 
@@ -88,7 +88,7 @@ static void reserve_past_size_max(void)
 	uint64_t *items = NULL;
 	size_t cap = 0;
 
-	ARRAY_RESERVE(items, cap, SIZE_MAX / 8 + 2);   /* 2^62 items of 8 bytes: 2^65 wraps to 0 */
+	ARRAY_RESERVE(items, cap, SIZE_MAX / 8 + 2); /* 2^62 items of 8 bytes: 2^65 wraps to 0 */
 	items[0] = 1;
 	free(items);
 }

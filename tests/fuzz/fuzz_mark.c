@@ -83,7 +83,8 @@ static void check_result(const struct elf_model *before, const struct mark_plan 
 	struct elfcet_error msg;
 	size_t i;
 
-	if (elf_model_open_memory(&after, "planned", plan->edit.image, plan->edit.size, &msg) != ELF_OPEN_OK)
+	if (elf_model_open_memory(&after, "planned", plan->edit.image, plan->edit.size, &msg) !=
+	    ELF_OPEN_OK)
 		oracle_fail(msg.text);
 	if ((before->interp == NULL) != (after.interp == NULL) ||
 	    (before->interp && strcmp(before->interp, after.interp) != 0))
@@ -103,8 +104,7 @@ static void check_result(const struct elf_model *before, const struct mark_plan 
 
 	property_note_find(before, &old_note);
 	property_note_find(&after, &new_note);
-	want = ((old_note.has_feature_1_and ? old_note.feature_1_and : 0) | req->set) &
-	       ~req->clear;
+	want = ((old_note.has_feature_1_and ? old_note.feature_1_and : 0) | req->set) & ~req->clear;
 	if (want != plan->new_bits)
 		oracle_fail("the plan sets other bits than requested");
 	property_kernel_read(&after, &kernel);

@@ -7,8 +7,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const int64_t tags[] = { DT_INIT, DT_FINI, DT_INIT_ARRAY, DT_INIT_ARRAYSZ,
-					DT_PLTGOT, DT_FLAGS_1, DT_SYMTAB, DT_STRTAB, 36 };
+	static const int64_t tags[] = { DT_INIT,	 DT_FINI,   DT_INIT_ARRAY,
+					DT_INIT_ARRAYSZ, DT_PLTGOT, DT_FLAGS_1,
+					DT_SYMTAB,	 DT_STRTAB, 36 };
 	struct fuzz_input in;
 	uint64_t v, off, avail;
 	size_t i;

@@ -57,7 +57,7 @@ static size_t put_utf8(char *out, unsigned cp)
 static char *read_string(struct reader *r)
 {
 	const char *p = r->p + 1;
-	char *out = malloc(strlen(p) * 3 + 1);    /* \uXXXX (6) never yields more than 3 */
+	char *out = malloc(strlen(p) * 3 + 1); /* \uXXXX (6) never yields more than 3 */
 	size_t n = 0;
 
 	if (!out) {
@@ -80,12 +80,26 @@ static char *read_string(struct reader *r)
 		}
 		c = *p++;
 		switch (c) {
-		case '"': case '\\': case '/': out[n++] = c; break;
-		case 'n': out[n++] = '\n'; break;
-		case 't': out[n++] = '\t'; break;
-		case 'r': out[n++] = '\r'; break;
-		case 'b': out[n++] = '\b'; break;
-		case 'f': out[n++] = '\f'; break;
+		case '"':
+		case '\\':
+		case '/':
+			out[n++] = c;
+			break;
+		case 'n':
+			out[n++] = '\n';
+			break;
+		case 't':
+			out[n++] = '\t';
+			break;
+		case 'r':
+			out[n++] = '\r';
+			break;
+		case 'b':
+			out[n++] = '\b';
+			break;
+		case 'f':
+			out[n++] = '\f';
+			break;
 		case 'u': {
 			unsigned cp = 0;
 			int i;
@@ -259,8 +273,7 @@ static bool read_member(struct reader *r, struct job *job, const char *key)
 			return true;
 		}
 		return fail(r, "window must be true or false");
-	}
-	else if (strcmp(key, "timeout") == 0) {
+	} else if (strcmp(key, "timeout") == 0) {
 		char *end;
 		long v;
 

@@ -15,11 +15,11 @@
 struct job {
 	char *id;
 	char *path;
-	char **argv;           /* argv[0] = path, NULL-terminated */
+	char **argv; /* argv[0] = path, NULL-terminated */
 	size_t argc;
-	char *expect_output;   /* NULL when absent */
-	int timeout;           /* seconds; 0 when absent */
-	int window;            /* run inside the CET checker's marker window (see window.S) */
+	char *expect_output; /* NULL when absent */
+	int timeout;	     /* seconds; 0 when absent */
+	int window;	     /* run inside the CET checker's marker window (see window.S) */
 };
 
 /* Parses LINE into JOB. Returns 0, or -1 with a static reason in *ERROR. */

@@ -45,14 +45,14 @@
 #include <unistd.h>
 
 #define DEFAULT_JOBS "/elfcet/jobs.jsonl"
-#define STAGED_TMP "/elfcet/tmp"   /* files the host wants under /tmp (see stage_tmp) */
+#define STAGED_TMP "/elfcet/tmp" /* files the host wants under /tmp (see stage_tmp) */
 #define OUTPUT_FILE "/tmp/elfcet-job-output"
-#define OUTPUT_KEEP 4096       /* bytes of output kept in the report */
+#define OUTPUT_KEEP 4096 /* bytes of output kept in the report */
 #define OUTPUT_LINES 20
-#define DEFAULT_TIMEOUT 30     /* seconds per job */
-#define MAX_SIGNALS 8          /* signals recorded per job */
-#define KMSG_LINES 16          /* kernel log lines recorded per job */
-#define MAX_MAPPINGS 64        /* file mappings recorded at the exit stop */
+#define DEFAULT_TIMEOUT 30 /* seconds per job */
+#define MAX_SIGNALS 8	   /* signals recorded per job */
+#define KMSG_LINES 16	   /* kernel log lines recorded per job */
+#define MAX_MAPPINGS 64	   /* file mappings recorded at the exit stop */
 
 /* The CET user state regset of the elfcet kernel series (U_CET, PL3_SSP). */
 #ifndef NT_X86_CET
@@ -62,7 +62,7 @@
 #define SEGV_CPERR 10
 #endif
 
-long window_detach_wait(pid_t pid, siginfo_t *info);   /* window.S */
+long window_detach_wait(pid_t pid, siginfo_t *info); /* window.S */
 
 static volatile sig_atomic_t alarm_rang;
 
@@ -103,25 +103,36 @@ static const char *code_name(int sig, int code)
 		return "SI_TKILL";
 	if (sig == SIGSEGV) {
 		switch (code) {
-		case SEGV_MAPERR: return "SEGV_MAPERR";
-		case SEGV_ACCERR: return "SEGV_ACCERR";
-		case SEGV_BNDERR: return "SEGV_BNDERR";
-		case SEGV_PKUERR: return "SEGV_PKUERR";
-		case SEGV_CPERR: return "SEGV_CPERR";
+		case SEGV_MAPERR:
+			return "SEGV_MAPERR";
+		case SEGV_ACCERR:
+			return "SEGV_ACCERR";
+		case SEGV_BNDERR:
+			return "SEGV_BNDERR";
+		case SEGV_PKUERR:
+			return "SEGV_PKUERR";
+		case SEGV_CPERR:
+			return "SEGV_CPERR";
 		}
 	}
 	if (sig == SIGBUS) {
 		switch (code) {
-		case BUS_ADRALN: return "BUS_ADRALN";
-		case BUS_ADRERR: return "BUS_ADRERR";
-		case BUS_OBJERR: return "BUS_OBJERR";
+		case BUS_ADRALN:
+			return "BUS_ADRALN";
+		case BUS_ADRERR:
+			return "BUS_ADRERR";
+		case BUS_OBJERR:
+			return "BUS_OBJERR";
 		}
 	}
 	if (sig == SIGILL) {
 		switch (code) {
-		case ILL_ILLOPC: return "ILL_ILLOPC";
-		case ILL_ILLOPN: return "ILL_ILLOPN";
-		case ILL_PRVOPC: return "ILL_PRVOPC";
+		case ILL_ILLOPC:
+			return "ILL_ILLOPC";
+		case ILL_ILLOPN:
+			return "ILL_ILLOPN";
+		case ILL_PRVOPC:
+			return "ILL_PRVOPC";
 		}
 	}
 	return NULL;
@@ -129,8 +140,7 @@ static const char *code_name(int sig, int code)
 
 static bool is_fault_signal(int sig)
 {
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
-	       sig == SIGTRAP;
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP;
 }
 
 static char *read_small_file(const char *path, size_t *len)
@@ -237,7 +247,8 @@ static void emit_maps(struct json_out *j, pid_t pid)
 		int name_at = 0;
 
 		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &offset,
-			   &name_at) != 4 || name_at == 0 || line[name_at] != '/')
+			   &name_at) != 4 ||
+		    name_at == 0 || line[name_at] != '/')
 			continue;
 		if (kept == MAX_MAPPINGS) {
 			dropped++;
@@ -274,7 +285,7 @@ static void emit_kmsg(struct json_out *j, int kmsg)
 			break;
 		n = read(kmsg, rec, sizeof rec - 1);
 		if (n < 0 && errno == EPIPE)
-			continue;          /* records were overwritten: go on with the next */
+			continue; /* records were overwritten: go on with the next */
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
@@ -313,8 +324,9 @@ static void emit_output(struct json_out *j, const struct job *job)
 	if (job->expect_output) {
 		size_t first = strcspn(text, "\n");
 
-		json_boolean(j, "output_matches", strlen(job->expect_output) == first &&
-			  memcmp(text, job->expect_output, first) == 0);
+		json_boolean(j, "output_matches",
+			     strlen(job->expect_output) == first &&
+				     memcmp(text, job->expect_output, first) == 0);
 	}
 	free(text);
 }
@@ -330,8 +342,8 @@ static long long elapsed_ms(const struct timespec *start)
 /* The child: be traced, stop so the parent can set the options, exec. */
 static void __attribute__((noreturn)) child(const struct job *job, int errpipe)
 {
-	static char *const env[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/root",
-				     "LC_ALL=C", NULL };
+	static char *const env[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", "HOME=/root", "LC_ALL=C",
+				     NULL };
 	int out = open(OUTPUT_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int in = open("/dev/null", O_RDONLY);
 	int e;
@@ -423,7 +435,7 @@ static int finish_in_window(pid_t pid, bool *timed_out)
 	}
 	if (si.si_code == CLD_EXITED)
 		return (si.si_status & 0xff) << 8;
-	return si.si_status & 0x7f;         /* killed or dumped: WIFSIGNALED */
+	return si.si_status & 0x7f; /* killed or dumped: WIFSIGNALED */
 }
 
 /* Runs one job and writes its line. */
@@ -482,7 +494,7 @@ static void run_job(const struct job *job, int kmsg)
 			/* The child's own stop before exec: ask for the exec stop. */
 			ptrace(PTRACE_SETOPTIONS, pid, NULL,
 			       (void *)(uintptr_t)(PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT |
-						    PTRACE_O_EXITKILL));
+						   PTRACE_O_EXITKILL));
 			ptrace(PTRACE_CONT, pid, NULL, NULL);
 			continue;
 		}
@@ -718,7 +730,7 @@ int main(int argc, char **argv)
 	int kmsg;
 
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;      /* no SA_RESTART: waitpid must return EINTR */
+	sa.sa_handler = on_alarm; /* no SA_RESTART: waitpid must return EINTR */
 	sigaction(SIGALRM, &sa, NULL);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 

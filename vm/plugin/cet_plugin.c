@@ -74,7 +74,7 @@ struct block_info {
 	unsigned handlers_gen; /* is_handler was computed for this generation of the table */
 	bool is_handler;
 	uint64_t restorer;
-	bool closes_window;    /* holds the end marker: the runner's code, never the program's */
+	bool closes_window; /* holds the end marker: the runner's code, never the program's */
 };
 
 struct branch_info {
@@ -88,10 +88,13 @@ static bool report(const struct violation *v)
 	bool fresh = violation_log_report(v);
 	if (opt_abort) {
 		char line[160];
+		/* The wire format reads as one JSON object: kept as written. */
+		/* clang-format off */
 		snprintf(line, sizeof(line),
-				 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_ABORT "\"," WIRE_KEY(WIRE_PID) "%ld,"
-				 WIRE_KEY(WIRE_KIND) "\"%s\"}",
-				 (long)getpid(), violation_kind_name(v->kind));
+			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_ABORT "\"," WIRE_KEY(WIRE_PID) "%ld,"
+			 WIRE_KEY(WIRE_KIND) "\"%s\"}",
+			 (long)getpid(), violation_kind_name(v->kind));
+		/* clang-format on */
 		violation_log_line(line);
 		/* Die as a control-protection fault would: SIGSEGV, without QEMU's own handler. */
 		struct rlimit no_core = { 0, 0 };
@@ -177,13 +180,19 @@ static void on_marker(unsigned int vcpu, void *udata)
 	window_open = open;
 	if (open) {
 		window_interrupted = 0;
+		/* The wire format reads as one JSON object: kept as written. */
+		/* clang-format off */
 		snprintf(line, sizeof(line), "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_WINDOW "\","
 			 WIRE_KEY(WIRE_OPEN) "true}");
+		/* clang-format on */
 	} else {
+		/* The wire format reads as one JSON object: kept as written. */
+		/* clang-format off */
 		snprintf(line, sizeof(line),
 			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_WINDOW "\"," WIRE_KEY(WIRE_OPEN) "false,"
 			 WIRE_KEY(WIRE_INTERRUPTED) "%" PRIu64 "}",
 			 window_interrupted);
+		/* clang-format on */
 	}
 	violation_log_line(line);
 }
@@ -269,7 +278,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (!system_mode && !base_known) {
 		/* User mode maps guest memory at a fixed offset: host = guest + base. */
 		guest_base = (uint64_t)(uintptr_t)qemu_plugin_insn_haddr(first) -
-					 qemu_plugin_insn_vaddr(first);
+			     qemu_plugin_insn_vaddr(first);
 		object_map_init(guest_base);
 		base_known = true;
 	}
@@ -278,8 +287,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (!b)
 		return;
 	b->blk.pc = qemu_plugin_tb_vaddr(tb);
-	struct insn_class c = insn_classify(qemu_plugin_insn_data(first),
-										qemu_plugin_insn_size(first), bits64);
+	struct insn_class c =
+		insn_classify(qemu_plugin_insn_data(first), qemu_plugin_insn_size(first), bits64);
 	b->blk.starts_with_endbr = c.kind == (bits64 ? INSN_ENDBR64 : INSN_ENDBR32);
 	if (system_mode) {
 		b->blk.ibt_in_scope = true;
@@ -373,9 +382,12 @@ static void note_exec(uint64_t path_addr)
 			break;
 	}
 	char line[700];
+	/* The wire format reads as one JSON object: kept as written. */
+	/* clang-format off */
 	char *w = line + snprintf(line, sizeof(line), "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_EXEC "\","
-							  WIRE_KEY(WIRE_PID) "%ld," WIRE_KEY(WIRE_PATH) "\"",
-							  (long)getpid());
+				  WIRE_KEY(WIRE_PID) "%ld," WIRE_KEY(WIRE_PATH) "\"",
+				  (long)getpid());
+	/* clang-format on */
 	for (const char *p = path; *p && w < line + sizeof(line) - 8; p++)
 		if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
 			*w++ = *p;
@@ -384,8 +396,8 @@ static void note_exec(uint64_t path_addr)
 }
 
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t a1,
-					   uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
-					   uint64_t a7, uint64_t a8)
+		       uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+		       uint64_t a8)
 {
 	(void)id, (void)a1, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
 	struct cet_thread *t = thread_of(vcpu);
@@ -398,7 +410,9 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint
 			if (t)
 				cet_sigreturn(t);
 			break;
-		case 9: case 11: case 25: /* mmap, munmap, mremap */
+		case 9:
+		case 11:
+		case 25: /* mmap, munmap, mremap */
 			object_map_invalidate();
 			break;
 		case 59: /* execve */
@@ -410,11 +424,15 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint
 		case 174: /* rt_sigaction */
 			note_sigaction(a2);
 			break;
-		case 173: case 119: /* rt_sigreturn, sigreturn */
+		case 173:
+		case 119: /* rt_sigreturn, sigreturn */
 			if (t)
 				cet_sigreturn(t);
 			break;
-		case 90: case 192: case 91: case 163: /* mmap, mmap2, munmap, mremap */
+		case 90:
+		case 192:
+		case 91:
+		case 163: /* mmap, mmap2, munmap, mremap */
 			object_map_invalidate();
 			break;
 		case 11: /* execve */
@@ -438,17 +456,20 @@ static void on_exit_guest(qemu_plugin_id_t id, void *udata)
 	uint64_t total[VIOL_KINDS], distinct[VIOL_KINDS];
 	violation_log_counts(total, distinct);
 	char line[512];
+	/* The wire format reads as one JSON object: kept as written. */
+	/* clang-format off */
 	snprintf(line, sizeof(line),
-			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_SUMMARY "\"," WIRE_KEY(WIRE_PID) "%ld,"
-			 WIRE_KEY(WIRE_CALLS) "%" PRIu64 "," WIRE_KEY(WIRE_RETURNS) "%" PRIu64 ","
-			 WIRE_KEY(WIRE_TRACKED) "%" PRIu64 "," WIRE_KEY(WIRE_IBT) "%" PRIu64 ","
-			 WIRE_KEY(WIRE_SHSTK) "%" PRIu64 "," WIRE_KEY(WIRE_SHSTK_UNWIND) "%" PRIu64 ","
-			 WIRE_KEY(WIRE_IBT WIRE_DISTINCT) "%" PRIu64 ","
-			 WIRE_KEY(WIRE_SHSTK WIRE_DISTINCT) "%" PRIu64 ","
-			 WIRE_KEY(WIRE_SHSTK_UNWIND WIRE_DISTINCT) "%" PRIu64 "}",
-			 (long)getpid(), calls, rets, tracked, total[VIOL_IBT], total[VIOL_SHSTK],
-			 total[VIOL_SHSTK_UNWIND], distinct[VIOL_IBT], distinct[VIOL_SHSTK],
-			 distinct[VIOL_SHSTK_UNWIND]);
+		 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_SUMMARY "\"," WIRE_KEY(WIRE_PID) "%ld,"
+		 WIRE_KEY(WIRE_CALLS) "%" PRIu64 "," WIRE_KEY(WIRE_RETURNS) "%" PRIu64 ","
+		 WIRE_KEY(WIRE_TRACKED) "%" PRIu64 "," WIRE_KEY(WIRE_IBT) "%" PRIu64 ","
+		 WIRE_KEY(WIRE_SHSTK) "%" PRIu64 "," WIRE_KEY(WIRE_SHSTK_UNWIND) "%" PRIu64 ","
+		 WIRE_KEY(WIRE_IBT WIRE_DISTINCT) "%" PRIu64 ","
+		 WIRE_KEY(WIRE_SHSTK WIRE_DISTINCT) "%" PRIu64 ","
+		 WIRE_KEY(WIRE_SHSTK_UNWIND WIRE_DISTINCT) "%" PRIu64 "}",
+		 (long)getpid(), calls, rets, tracked, total[VIOL_IBT], total[VIOL_SHSTK],
+		 total[VIOL_SHSTK_UNWIND], distinct[VIOL_IBT], distinct[VIOL_SHSTK],
+		 distinct[VIOL_SHSTK_UNWIND]);
+	/* clang-format on */
 	violation_log_line(line);
 }
 
@@ -473,13 +494,14 @@ static int fail(const char *msg, const char *arg)
 	return -1;
 }
 
-ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
-											 int argc, char **argv)
+ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
+					     char **argv)
 {
 	const char *out = NULL;
 	system_mode = info->system_emulation;
 	if (system_mode && info->system.smp_vcpus != 1)
-		return fail("system mode needs exactly one vCPU (-smp 1): no thread identity", NULL);
+		return fail("system mode needs exactly one vCPU (-smp 1): no thread identity",
+			    NULL);
 	if (!strcmp(info->target_name, "x86_64"))
 		bits64 = true;
 	else if (strcmp(info->target_name, "i386") != 0)
@@ -488,15 +510,17 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		int r;
-		if ((r = parse_switch(a, "ibt", &opt_ibt)) || (r = parse_switch(a, "shstk", &opt_shstk)) ||
-			(r = parse_switch(a, "abort", &opt_abort))) {
+		if ((r = parse_switch(a, "ibt", &opt_ibt)) ||
+		    (r = parse_switch(a, "shstk", &opt_shstk)) ||
+		    (r = parse_switch(a, "abort", &opt_abort))) {
 			if (r < 0)
 				return fail("expected on or off", a);
 		} else if (!strncmp(a, "out=", 4)) {
 			out = a + 4;
 		} else if (!strncmp(a, "verify=", 7)) {
 			if (system_mode)
-				return fail("verify= needs user mode (no object map in system mode)", a);
+				return fail("verify= needs user mode (no object map in system mode)",
+					    a);
 			if (object_map_add_verified(a + 7) != 0)
 				return fail("cannot stat file to verify", a + 7);
 		} else {
@@ -509,12 +533,15 @@ ELFCET_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_inf
 		return fail("cannot open output file", out);
 
 	char line[200];
+	/* The wire format reads as one JSON object: kept as written. */
+	/* clang-format off */
 	snprintf(line, sizeof(line),
-			 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_START "\"," WIRE_KEY(WIRE_PID) "%ld,"
-			 WIRE_KEY(WIRE_TARGET) "\"%s\"," WIRE_KEY(WIRE_MODE) "\"%s\","
-			 WIRE_KEY(WIRE_IBT) "%s," WIRE_KEY(WIRE_SHSTK) "%s}",
-			 (long)getpid(), info->target_name, system_mode ? "system" : "user",
-			 opt_ibt ? "true" : "false", opt_shstk ? "true" : "false");
+		 "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_START "\"," WIRE_KEY(WIRE_PID) "%ld,"
+		 WIRE_KEY(WIRE_TARGET) "\"%s\"," WIRE_KEY(WIRE_MODE) "\"%s\","
+		 WIRE_KEY(WIRE_IBT) "%s," WIRE_KEY(WIRE_SHSTK) "%s}",
+		 (long)getpid(), info->target_name, system_mode ? "system" : "user",
+		 opt_ibt ? "true" : "false", opt_shstk ? "true" : "false");
+	/* clang-format on */
 	violation_log_line(line);
 
 	violation_log_name_objects(!system_mode);

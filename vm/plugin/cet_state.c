@@ -63,7 +63,7 @@ static bool was_called_handler(struct cet_thread *t, uint64_t dst)
 		return false;
 	const struct cet_sigframe *f = &t->frames[t->n_frames - 1];
 	if (!f->ambiguous || f->shadow_depth + 1 != t->depth || f->shadow_depth == 0 ||
-		t->shadow[f->shadow_depth - 1] != dst)
+	    t->shadow[f->shadow_depth - 1] != dst)
 		return false;
 	t->n_frames--;
 	t->depth -= 2;
@@ -91,11 +91,14 @@ static int check_return(struct cet_thread *t, const struct cet_block *b, cet_rep
 		 * faults; a CET-less userland does this legitimately, so it is its own kind. */
 		for (size_t i = t->depth - 1; i-- > 0;) {
 			if (t->shadow[i] == dst) {
-				struct violation v = { VIOL_SHSTK_UNWIND, t->src, dst, true, top,
-									   (unsigned)(t->depth - 1 - i) };
+				struct violation v = {
+					VIOL_SHSTK_UNWIND,	     t->src, dst, true, top,
+					(unsigned)(t->depth - 1 - i)
+				};
 				t->depth = i;
 				/* Signal frames whose restorer entry was unwound past are gone too. */
-				while (t->n_frames > 0 && t->frames[t->n_frames - 1].shadow_depth >= i)
+				while (t->n_frames > 0 &&
+				       t->frames[t->n_frames - 1].shadow_depth >= i)
 					t->n_frames--;
 				report(&v);
 				return 1;
@@ -103,8 +106,9 @@ static int check_return(struct cet_thread *t, const struct cet_block *b, cet_rep
 		}
 	}
 	/* A mismatch faults on hardware, leaving the shadow stack as it was: keep it so. */
-	struct violation v = { VIOL_SHSTK, t->src, dst, t->depth > 0,
-						   t->depth > 0 ? t->shadow[t->depth - 1] : 0, 0 };
+	struct violation v = {
+		VIOL_SHSTK, t->src, dst, t->depth > 0, t->depth > 0 ? t->shadow[t->depth - 1] : 0, 0
+	};
 	report(&v);
 	return 1;
 }

@@ -27,8 +27,8 @@ enum cet_pending {
 struct cet_block {
 	uint64_t pc;
 	bool starts_with_endbr; /* ENDBR64 in 64-bit code, ENDBR32 in 32-bit code */
-	bool ibt_in_scope;      /* the object holding pc is marked IBT or named for checking */
-	bool sigreturn_stub;    /* system mode: a signal restorer (mov $15,%rax; syscall) */
+	bool ibt_in_scope;	/* the object holding pc is marked IBT or named for checking */
+	bool sigreturn_stub;	/* system mode: a signal restorer (mov $15,%rax; syscall) */
 };
 
 struct cet_sigframe {
@@ -41,9 +41,9 @@ struct cet_sigframe {
 struct cet_thread {
 	bool ibt, shstk;
 	enum cet_pending pending;
-	uint64_t src;    /* address of the branch that set pending */
+	uint64_t src;	 /* address of the branch that set pending */
 	uint64_t target; /* direct call: its target */
-	bool pushed;     /* the pending transfer is a call that pushed its return address */
+	bool pushed;	 /* the pending transfer is a call that pushed its return address */
 	uint64_t *shadow;
 	size_t depth, cap;
 	struct cet_sigframe *frames;

@@ -12,9 +12,9 @@ enum insn_kind {
 	INSN_CALL_DIRECT,   /* E8 rel: pushes a return address, target fixed */
 	INSN_CALL_INDIRECT, /* FF /2 */
 	INSN_JMP_INDIRECT,  /* FF /4 */
-	INSN_RET,           /* C3, C2 imm16 */
-	INSN_ENDBR64,       /* F3 0F 1E FA */
-	INSN_ENDBR32,       /* F3 0F 1E FB */
+	INSN_RET,	    /* C3, C2 imm16 */
+	INSN_ENDBR64,	    /* F3 0F 1E FA */
+	INSN_ENDBR32,	    /* F3 0F 1E FB */
 };
 
 struct insn_class {

@@ -32,7 +32,9 @@ static size_t n_regions, cap_regions;
 static bool stale = true;
 static struct file_info **files; /* every file seen, kept: marking is read once per file */
 static size_t n_files;
-static struct { uint64_t dev, ino; } verified[64];
+static struct {
+	uint64_t dev, ino;
+} verified[64];
 static size_t n_verified;
 
 void object_map_init(uint64_t guest_base)
@@ -61,7 +63,8 @@ void object_map_invalidate(void)
 static struct file_info *file_for(const char *path, uint64_t dev, uint64_t ino)
 {
 	for (size_t i = 0; i < n_files; i++)
-		if (files[i]->dev == dev && files[i]->ino == ino && strcmp(files[i]->path, path) == 0)
+		if (files[i]->dev == dev && files[i]->ino == ino &&
+		    strcmp(files[i]->path, path) == 0)
 			return files[i];
 	struct file_info **grown = realloc(files, (n_files + 1) * sizeof(*files));
 	struct file_info *f = calloc(1, sizeof(*f));
@@ -99,7 +102,8 @@ static void reread_locked(void)
 		unsigned major, minor;
 		int path_at = 0;
 		if (sscanf(line, "%llx-%llx %*4s %llx %x:%x %llu %n", &start, &end, &offset, &major,
-				   &minor, &ino, &path_at) < 6 || ino == 0 || path_at == 0 || line[path_at] != '/')
+			   &minor, &ino, &path_at) < 6 ||
+		    ino == 0 || path_at == 0 || line[path_at] != '/')
 			continue;
 		char *path = line + path_at;
 		path[strcspn(path, "\n")] = '\0';

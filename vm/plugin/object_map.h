@@ -12,7 +12,7 @@ struct object_ref {
 	const char *path; /* NULL when the address is in no file mapping */
 	uint64_t offset;  /* file offset of the address */
 	uint32_t marking; /* FEATURE_1_AND bits of the file */
-	bool verified;    /* named by a verify= argument */
+	bool verified;	  /* named by a verify= argument */
 };
 
 void object_map_init(uint64_t guest_base);

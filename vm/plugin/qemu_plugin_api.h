@@ -41,27 +41,23 @@ typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userd
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index,
-											  int64_t num, uint64_t a1, uint64_t a2,
-											  uint64_t a3, uint64_t a4, uint64_t a5,
-											  uint64_t a6, uint64_t a7, uint64_t a8);
+					      int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
+					      uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+					      uint64_t a8);
 
 void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-										   qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
-										  qemu_plugin_vcpu_udata_cb_t cb, int flags,
-										  void *userdata);
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+					  int flags, void *userdata);
 /* Inline operations: the only one in API version 1 adds imm to *ptr, without a call. */
 enum { QEMU_PLUGIN_INLINE_ADD_U64 = 0 };
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
-                                              uint64_t imm);
+					      uint64_t imm);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-											qemu_plugin_vcpu_udata_cb_t cb, int flags,
-											void *userdata);
-void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
-										  qemu_plugin_vcpu_syscall_cb_t cb);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
-									void *userdata);
+					    qemu_plugin_vcpu_udata_cb_t cb, int flags,
+					    void *userdata);
+void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_cb_t cb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
 
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);

@@ -76,7 +76,8 @@ static bool remember(int kind, uint64_t src, uint64_t dst)
 		for (size_t i = 0; i < table_cap; i++) {
 			if (table[i].kind < 0)
 				continue;
-			size_t j = mix(table[i].src ^ mix(table[i].dst) ^ (uint64_t)table[i].kind) & (cap - 1);
+			size_t j = mix(table[i].src ^ mix(table[i].dst) ^ (uint64_t)table[i].kind) &
+				   (cap - 1);
 			while (t[j].kind >= 0)
 				j = (j + 1) & (cap - 1);
 			t[j] = table[i];
@@ -114,8 +115,8 @@ static void append_object(char *buf, size_t cap, size_t *len, const char *key, u
 			buf[(*len)++] = (char)c;
 	}
 	if (*len < cap)
-		*len += (size_t)snprintf(buf + *len, cap - *len, "\",\"%s" WIRE_OFFSET "\":%" PRIu64, key,
-								 ref.offset);
+		*len += (size_t)snprintf(buf + *len, cap - *len,
+					 "\",\"%s" WIRE_OFFSET "\":%" PRIu64, key, ref.offset);
 }
 
 bool violation_log_report(const struct violation *v)
@@ -131,17 +132,22 @@ bool violation_log_report(const struct violation *v)
 
 	char buf[10240];
 	size_t cap = sizeof(buf) - 2, len = 0;
+	/* The wire format reads as one JSON object: kept as written. */
+	/* clang-format off */
 	len += (size_t)snprintf(buf, cap,
-							"{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_VIOLATION "\","
-							WIRE_KEY(WIRE_KIND) "\"%s\"," WIRE_KEY(WIRE_PID) "%ld,"
-							WIRE_KEY(WIRE_TID) "%ld," WIRE_KEY(WIRE_SRC) "%" PRIu64 ","
-							WIRE_KEY(WIRE_DST) "%" PRIu64,
-							violation_kind_name(v->kind), (long)getpid(),
-							(long)syscall(SYS_gettid), v->src, v->dst);
+				"{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_VIOLATION "\","
+				WIRE_KEY(WIRE_KIND) "\"%s\"," WIRE_KEY(WIRE_PID) "%ld,"
+				WIRE_KEY(WIRE_TID) "%ld," WIRE_KEY(WIRE_SRC) "%" PRIu64 ","
+				WIRE_KEY(WIRE_DST) "%" PRIu64,
+				violation_kind_name(v->kind), (long)getpid(),
+				(long)syscall(SYS_gettid), v->src, v->dst);
+	/* clang-format on */
 	if (v->has_expected && len < cap)
-		len += (size_t)snprintf(buf + len, cap - len, "," WIRE_KEY(WIRE_EXPECTED) "%" PRIu64, v->expected);
+		len += (size_t)snprintf(buf + len, cap - len,
+					"," WIRE_KEY(WIRE_EXPECTED) "%" PRIu64, v->expected);
 	if (v->kind == VIOL_SHSTK_UNWIND && len < cap)
-		len += (size_t)snprintf(buf + len, cap - len, "," WIRE_KEY(WIRE_DEPTH) "%u", v->depth);
+		len += (size_t)snprintf(buf + len, cap - len, "," WIRE_KEY(WIRE_DEPTH) "%u",
+					v->depth);
 	append_object(buf, cap, &len, WIRE_SRC, v->src);
 	append_object(buf, cap, &len, WIRE_DST, v->dst);
 	if (v->has_expected)

@@ -14,7 +14,7 @@ struct violation {
 	uint64_t src, dst;
 	bool has_expected;
 	uint64_t expected; /* shstk: the return address on top of the shadow stack */
-	unsigned depth;    /* shstk-unwind: shadow-stack entries skipped */
+	unsigned depth;	   /* shstk-unwind: shadow-stack entries skipped */
 };
 
 /* Open (append) the output file; -1 on failure. */
