@@ -114,11 +114,42 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	return false;
 }
 
+/* Whether a defined global symbol of any type names ADDR: an assembler's global label
+ * (NOTYPE) that is no function start is still a place code can take and jump to. */
+static bool global_label_at(const struct code_ctx *c, uint64_t addr)
+{
+	const struct elf_model *m = c->m;
+	size_t lo = 0, hi = m->nsymbols;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->symbols_by_addr[mid].value < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nsymbols && m->symbols_by_addr[lo].value == addr; lo++) {
+		const struct elf_symbol *sym = &m->symbols_by_addr[lo];
+
+		if (sym->shndx != SHN_UNDEF && sym->bind != STB_LOCAL &&
+		    (sym->type == STT_NOTYPE || sym->type == STT_FUNC))
+			return true;
+	}
+	return false;
+}
+
 /* An address the code computes or loads (lea, mov $imm32, push $imm32): when it is
- * exactly a function start, the code takes that function's address. */
+ * exactly a function start, a PLT entry (a position-dependent program's canonical
+ * address of an imported function) or a global label, the code takes that address. */
 static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence)
 {
-	if (exec_address(c, v) && code_is_function_start(c, v))
+	uint64_t name;
+
+	if (!exec_address(c, v))
+		return;
+	if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &name) ||
+	    global_label_at(c, v))
 		code_add_target(c, v, VIA_CODE_REF, evidence);
 }
 
