@@ -1,4 +1,7 @@
 /* Code addresses taken in position-dependent code (built nolibc only), hand-written:
+ *   - a size computed from two code addresses (mov $region_end,%r12d;
+ *     sub $region_start,%r12, as CPython measures its trampoline): region_end is a
+ *     function start without ENDBR, but no address is taken, so no finding;
  *   - the address of a global label that is no function start (resume, inside
  *     with_label), taken and jumped to: a finding, which the stripped twin cannot show
  *     (nothing names resume there). */
@@ -8,9 +11,16 @@
 main:
 	.cfi_startproc
 	endbr64
-	xor	%edi, %edi
+	push	%r12
+	.cfi_def_cfa_offset 16
+	mov	$region_end, %r12d
+	xor	%eax, %eax
+	sub	$region_start, %r12
+	mov	%r12d, %edi
 	mov	$resume, %ecx
 	call	with_label
+	pop	%r12
+	.cfi_def_cfa_offset 8
 	ret
 	.cfi_endproc
 	.size	main, . - main
@@ -30,4 +40,15 @@ resume:
 	.cfi_endproc
 	.size	with_label, . - with_label
 
+	.globl	region_start
+region_start:
+	.fill	16, 1, 0x90
+	.globl	region_end
+	.type	region_end, @function
+region_end:
+	.cfi_startproc
+	xor	%eax, %eax
+	ret
+	.cfi_endproc
+	.size	region_end, . - region_end
 	.section .note.GNU-stack, "", @progbits

@@ -153,6 +153,37 @@ static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence
 		code_add_target(c, v, VIA_CODE_REF, evidence);
 }
 
+/* How far after mov $end,%reg the byte scan looks for the sub $start,%reg that makes it
+ * a size (a few instructions GCC schedules between). */
+#define SIZE_SUB_REACH 32
+
+/* Whether, in the SIZE_SUB_REACH bytes from P[FROM], the code subtracts a code address
+ * from register REG (0-15): sub $imm32,%reg (81 /5, or 2d for %eax/%rax). Then the mov
+ * of a code address into REG before it computes a size (mov $end,%r12d;
+ * sub $start,%r12), not an address taken. */
+static bool subtracts_code_address(const struct code_ctx *c, const unsigned char *p,
+				   size_t from, size_t n, int reg)
+{
+	size_t j, end = from + SIZE_SUB_REACH < n ? from + SIZE_SUB_REACH : n;
+
+	for (j = from; j + 5 <= end; j++) {
+		size_t k = j;
+		int rexb = 0;
+
+		if (c->is64 && (p[k] & 0xf0) == 0x40) {
+			rexb = p[k] & 1;
+			k++;
+		}
+		if (k + 5 <= n && p[k] == 0x2d && reg == 0 && !rexb &&
+		    exec_address(c, load_le32(p + k + 1)))
+			return true;
+		if (k + 6 <= n && p[k] == 0x81 && (p[k + 1] & 0xf8) == 0xe8 &&
+		    ((p[k + 1] & 7) | (rexb << 3)) == reg && exec_address(c, load_le32(p + k + 2)))
+			return true;
+	}
+	return false;
+}
+
 static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			      uint64_t addr)
 {
@@ -238,13 +269,23 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	/* Position-dependent code names functions by absolute address: mov $func, %reg
 	 * (b8+r), push $func, and mov $func to a register or to memory (c7 /0: a
 	 * function pointer stored to a variable or to an argument slot on the stack). */
-	if (c->m->e_type == ET_EXEC && i + 5 <= n && ((b >= 0xb8 && b <= 0xbf) || b == 0x68))
+	if (c->m->e_type == ET_EXEC && i + 5 <= n && b == 0x68)
 		code_address_taken(c, load_le32(p + i + 1), addr + i);
+	if (c->m->e_type == ET_EXEC && i + 5 <= n && b >= 0xb8 && b <= 0xbf) {
+		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
+
+		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
+			code_address_taken(c, load_le32(p + i + 1), addr + i);
+	}
 	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
 		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
 		size_t at = i + 1 + operand;
+		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
 
-		if (operand && at + 4 <= n)
+		/* mov $imm32,%reg (mod 3) followed by a sub: a size, as above */
+		if (operand && at + 4 <= n &&
+		    !((p[i + 1] >> 6) == 3 &&
+		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
 			code_address_taken(c, load_le32(p + at), addr + i);
 	}
 	return false;
