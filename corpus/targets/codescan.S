@@ -4,7 +4,9 @@
  *     function start without ENDBR, but no address is taken, so no finding;
  *   - the address of a global label that is no function start (resume, inside
  *     with_label), taken and jumped to: a finding, which the stripped twin cannot show
- *     (nothing names resume there). */
+ *     (nothing names resume there);
+ *   - such a label loaded only to be compared with (resume_end, as qemu bounds its
+ *     safe_syscall_start/end): no finding. */
 	.text
 	.globl	main
 	.type	main, @function
@@ -17,6 +19,8 @@ main:
 	xor	%eax, %eax
 	sub	$region_start, %r12
 	mov	%r12d, %edi
+	mov	$resume_end, %edx
+	cmp	%rdx, %rdi
 	mov	$resume, %ecx
 	call	with_label
 	pop	%r12
@@ -36,6 +40,8 @@ with_label:
 	.globl	resume
 resume:
 	add	$1, %eax
+	.globl	resume_end
+resume_end:
 	ret
 	.cfi_endproc
 	.size	with_label, . - with_label

@@ -139,17 +139,33 @@ static bool global_label_at(const struct code_ctx *c, uint64_t addr)
 	return false;
 }
 
-/* An address the code computes or loads (lea, mov $imm32, push $imm32): when it is
- * exactly a function start, a PLT entry (a position-dependent program's canonical
- * address of an imported function) or a global label, the code takes that address. */
-static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence)
+/* Whether the instruction at P (N bytes) is a cmp (39, 3b, or 81/83 /7, REX allowed):
+ * an address loaded right before it is a bound being compared with, not one jumped to
+ * (qemu: lea safe_syscall_start(%rip),%rdx; cmp %rax,%rdx). */
+static bool is_cmp(const unsigned char *p, size_t n)
+{
+	size_t k = n && (p[0] & 0xf0) == 0x40 ? 1 : 0;
+
+	if (k >= n)
+		return false;
+	return p[k] == 0x39 || p[k] == 0x3b ||
+	       ((p[k] == 0x81 || p[k] == 0x83) && k + 1 < n && ((p[k + 1] >> 3) & 7) == 7);
+}
+
+/* An address the code computes or loads (lea, mov $imm32, push $imm32; the next
+ * instruction at NEXT, LEFT bytes): when it is exactly a function start or a PLT entry
+ * (a position-dependent program's canonical address of an imported function), the code
+ * takes that address; a global label that is neither counts too, unless the next
+ * instruction only compares with it. */
+static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence,
+			       const unsigned char *next, size_t left)
 {
 	uint64_t name;
 
 	if (!exec_address(c, v))
 		return;
 	if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &name) ||
-	    global_label_at(c, v))
+	    (global_label_at(c, v) && !is_cmp(next, left)))
 		code_add_target(c, v, VIA_CODE_REF, evidence);
 }
 
@@ -221,14 +237,14 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		    (p[i + 1] & 0xc7) == 0x05) {
 			code_address_taken(c, addr + i + 6 +
 						      (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
-					   addr + i - 1);
+					   addr + i - 1, p + i + 6, n - i - 6);
 		}
 		/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
 		if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 &&
 		    (p[i + 1] & 7) != 4) {
 			code_address_taken(c, (c->got + (uint64_t)(int64_t)(int32_t)
 							       load_le32(p + i + 2)) & 0xffffffffull,
-					   addr + i);
+					   addr + i, p + i + 6, n - i - 6);
 		}
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
@@ -270,12 +286,13 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	 * (b8+r), push $func, and mov $func to a register or to memory (c7 /0: a
 	 * function pointer stored to a variable or to an argument slot on the stack). */
 	if (c->m->e_type == ET_EXEC && i + 5 <= n && b == 0x68)
-		code_address_taken(c, load_le32(p + i + 1), addr + i);
+		code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
 	if (c->m->e_type == ET_EXEC && i + 5 <= n && b >= 0xb8 && b <= 0xbf) {
 		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
 
 		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
-			code_address_taken(c, load_le32(p + i + 1), addr + i);
+			code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5,
+					   n - i - 5);
 	}
 	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
 		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
@@ -286,7 +303,8 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		if (operand && at + 4 <= n &&
 		    !((p[i + 1] >> 6) == 3 &&
 		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
-			code_address_taken(c, load_le32(p + at), addr + i);
+			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4,
+					   n - at - 4);
 	}
 	return false;
 }
