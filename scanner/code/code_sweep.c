@@ -287,7 +287,8 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	 * function pointer stored to a variable or to an argument slot on the stack). */
 	if (c->m->e_type == ET_EXEC && i + 5 <= n && b == 0x68)
 		code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
-	if (c->m->e_type == ET_EXEC && i + 5 <= n && b >= 0xb8 && b <= 0xbf) {
+	if (c->m->e_type == ET_EXEC && i + 5 <= n && b >= 0xb8 && b <= 0xbf &&
+	    exec_address(c, load_le32(p + i + 1))) {
 		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
 
 		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
@@ -300,7 +301,7 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
 
 		/* mov $imm32,%reg (mod 3) followed by a sub: a size, as above */
-		if (operand && at + 4 <= n &&
+		if (operand && at + 4 <= n && exec_address(c, load_le32(p + at)) &&
 		    !((p[i + 1] >> 6) == 3 &&
 		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
 			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4,
@@ -710,24 +711,42 @@ static bool jumps_into(const struct code_ctx *c, uint64_t from, uint64_t from_en
 	return false;
 }
 
-/* Whether LABEL belongs to the function being swept: in its body, or in its cold part
- * (the last one found is remembered in *COLD). */
-static bool label_in_function(const struct sweep *s, uint64_t label, struct addr_range *cold)
+/* The parts of other functions a table's labels were checked against: the part
+ * accepted as the function's cold part, and the last few rejected, so that a table
+ * whose labels keep landing in the same parts reads each part's code once. */
+#define REJECTED_PARTS 8
+struct label_parts {
+	struct addr_range cold;
+	struct addr_range rejected[REJECTED_PARTS];
+	size_t next_rejected;
+};
+
+/* GCC's cold parts are small; a larger part is another function, not read through. */
+#define COLD_PART_MAX 65536
+
+/* Whether LABEL belongs to the function being swept: in its body, or in its cold part. */
+static bool label_in_function(const struct sweep *s, uint64_t label, struct label_parts *lp)
 {
 	uint64_t start, end;
+	size_t k;
 
 	if (label >= s->func_start && label < s->func_end)
 		return true;
-	if (label >= cold->start && label < cold->end)
+	if (label >= lp->cold.start && label < lp->cold.end)
 		return true;
+	for (k = 0; k < REJECTED_PARTS; k++)
+		if (label >= lp->rejected[k].start && label < lp->rejected[k].end)
+			return false;
 	if (!code_range_of(s->c, label) || !(start = code_function_start(s->c, label)))
 		return false;
 	end = code_function_end(s->c, label);
-	if (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
-	    !jumps_into(s->c, start, end, s->func_start, s->func_end))
+	if (end - start > COLD_PART_MAX ||
+	    (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
+	     !jumps_into(s->c, start, end, s->func_start, s->func_end))) {
+		lp->rejected[lp->next_rejected++ % REJECTED_PARTS] = (struct addr_range){ start, end };
 		return false;
-	cold->start = start;
-	cold->end = end;
+	}
+	lp->cold = (struct addr_range){ start, end };
 	return true;
 }
 
@@ -741,10 +760,11 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	char list[160] = "";
 	size_t used = 0, lacking_cap = 0;
 	struct table t;
-	struct addr_range cold = { 0, 0 };
+	struct label_parts parts;
 
 	if (!recognise_table(s, x, &t))
 		return;
+	memset(&parts, 0, sizeof(parts));
 	limit = t.count ? t.count : 512;
 	for (i = 0; i < limit; i++) {
 		const unsigned char *e = elf_model_vaddr_bytes(c->m, t.base + i * t.entry_size,
@@ -766,7 +786,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 		}
 		/* Without a bound, the table ends where its entries stop pointing into the
 		 * function, hot or cold part. */
-		if (!label_in_function(s, label, &cold)) {
+		if (!label_in_function(s, label, &parts)) {
 			if (t.count)
 				continue;
 			break;
