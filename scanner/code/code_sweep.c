@@ -129,12 +129,90 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	return false;
 }
 
-/* An address the code computes or loads (lea, mov $imm32, push $imm32): when it is
- * exactly a function start, the code takes that function's address. */
-static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence)
+/* Whether a defined global symbol of any type names ADDR: an assembler's global label
+ * (NOTYPE) that is no function start is still a place code can take and jump to. */
+static bool global_label_at(const struct code_ctx *c, uint64_t addr)
 {
-	if (exec_address(c, v) && code_is_function_start(c, v))
+	const struct elf_model *m = c->m;
+	size_t lo = 0, hi = m->nsymbols;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->symbols_by_addr[mid].value < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->nsymbols && m->symbols_by_addr[lo].value == addr; lo++) {
+		const struct elf_symbol *sym = &m->symbols_by_addr[lo];
+
+		if (sym->shndx != SHN_UNDEF && sym->bind != STB_LOCAL &&
+		    (sym->type == STT_NOTYPE || sym->type == STT_FUNC))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the instruction at P (N bytes) is a cmp (39, 3b, or 81/83 /7, REX allowed):
+ * an address loaded right before it is a bound being compared with, not one jumped to
+ * (qemu: lea safe_syscall_start(%rip),%rdx; cmp %rax,%rdx). */
+static bool is_cmp(const unsigned char *p, size_t n)
+{
+	size_t k = n && (p[0] & 0xf0) == 0x40 ? 1 : 0;
+
+	if (k >= n)
+		return false;
+	return p[k] == 0x39 || p[k] == 0x3b ||
+	       ((p[k] == 0x81 || p[k] == 0x83) && k + 1 < n && ((p[k + 1] >> 3) & 7) == 7);
+}
+
+/* An address the code computes or loads (lea, mov $imm32, push $imm32; the next
+ * instruction at NEXT, LEFT bytes): when it is exactly a function start or a PLT entry
+ * (a position-dependent program's canonical address of an imported function), the code
+ * takes that address; a global label that is neither counts too, unless the next
+ * instruction only compares with it. */
+static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence,
+			       const unsigned char *next, size_t left)
+{
+	uint64_t name;
+
+	if (!exec_address(c, v))
+		return;
+	if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &name) ||
+	    (global_label_at(c, v) && !is_cmp(next, left)))
 		code_add_target(c, v, VIA_CODE_REF, evidence);
+}
+
+/* How far after mov $end,%reg the byte scan looks for the sub $start,%reg that makes it
+ * a size (a few instructions GCC schedules between). */
+#define SIZE_SUB_REACH 32
+
+/* Whether, in the SIZE_SUB_REACH bytes from P[FROM], the code subtracts a code address
+ * from register REG (0-15): sub $imm32,%reg (81 /5, or 2d for %eax/%rax). Then the mov
+ * of a code address into REG before it computes a size (mov $end,%r12d;
+ * sub $start,%r12), not an address taken. */
+static bool subtracts_code_address(const struct code_ctx *c, const unsigned char *p,
+				   size_t from, size_t n, int reg)
+{
+	size_t j, end = from + SIZE_SUB_REACH < n ? from + SIZE_SUB_REACH : n;
+
+	for (j = from; j + 5 <= end; j++) {
+		size_t k = j;
+		int rexb = 0;
+
+		if (c->is64 && (p[k] & 0xf0) == 0x40) {
+			rexb = p[k] & 1;
+			k++;
+		}
+		if (k + 5 <= n && p[k] == 0x2d && reg == 0 && !rexb &&
+		    exec_address(c, load_le32(p + k + 1)))
+			return true;
+		if (k + 6 <= n && p[k] == 0x81 && (p[k + 1] & 0xf8) == 0xe8 &&
+		    ((p[k + 1] & 7) | (rexb << 3)) == reg && exec_address(c, load_le32(p + k + 2)))
+			return true;
+	}
+	return false;
 }
 
 static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
@@ -174,14 +252,14 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		    (p[i + 1] & 0xc7) == 0x05) {
 			code_address_taken(c, addr + i + 6 +
 						      (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
-					   addr + i - 1);
+					   addr + i - 1, p + i + 6, n - i - 6);
 		}
 		/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
 		if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 &&
 		    (p[i + 1] & 7) != 4) {
 			code_address_taken(c, (c->got + (uint64_t)(int64_t)(int32_t)
 							       load_le32(p + i + 2)) & 0xffffffffull,
-					   addr + i);
+					   addr + i, p + i + 6, n - i - 6);
 		}
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
@@ -222,14 +300,27 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	/* Position-dependent code names functions by absolute address: mov $func, %reg
 	 * (b8+r), push $func, and mov $func to a register or to memory (c7 /0: a
 	 * function pointer stored to a variable or to an argument slot on the stack). */
-	if (c->m->e_type == ET_EXEC && i + 5 <= n && ((b >= 0xb8 && b <= 0xbf) || b == 0x68))
-		code_address_taken(c, load_le32(p + i + 1), addr + i);
+	if (c->m->e_type == ET_EXEC && i + 5 <= n && b == 0x68)
+		code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
+	if (c->m->e_type == ET_EXEC && i + 5 <= n && b >= 0xb8 && b <= 0xbf &&
+	    exec_address(c, load_le32(p + i + 1))) {
+		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
+
+		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
+			code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5,
+					   n - i - 5);
+	}
 	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
 		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
 		size_t at = i + 1 + operand;
+		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
 
-		if (operand && at + 4 <= n)
-			code_address_taken(c, load_le32(p + at), addr + i);
+		/* mov $imm32,%reg (mod 3) followed by a sub: a size, as above */
+		if (operand && at + 4 <= n && exec_address(c, load_le32(p + at)) &&
+		    !((p[i + 1] >> 6) == 3 &&
+		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
+			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4,
+					   n - at - 4);
 	}
 	return false;
 }
@@ -668,24 +759,42 @@ static bool jumps_into(const struct code_ctx *c, uint64_t from, uint64_t from_en
 	return false;
 }
 
-/* Whether LABEL belongs to the function being swept: in its body, or in its cold part
- * (the last one found is remembered in *COLD). */
-static bool label_in_function(const struct sweep *s, uint64_t label, struct addr_range *cold)
+/* The parts of other functions a table's labels were checked against: the part
+ * accepted as the function's cold part, and the last few rejected, so that a table
+ * whose labels keep landing in the same parts reads each part's code once. */
+#define REJECTED_PARTS 8
+struct label_parts {
+	struct addr_range cold;
+	struct addr_range rejected[REJECTED_PARTS];
+	size_t next_rejected;
+};
+
+/* GCC's cold parts are small; a larger part is another function, not read through. */
+#define COLD_PART_MAX 65536
+
+/* Whether LABEL belongs to the function being swept: in its body, or in its cold part. */
+static bool label_in_function(const struct sweep *s, uint64_t label, struct label_parts *lp)
 {
 	uint64_t start, end;
+	size_t k;
 
 	if (label >= s->func_start && label < s->func_end)
 		return true;
-	if (label >= cold->start && label < cold->end)
+	if (label >= lp->cold.start && label < lp->cold.end)
 		return true;
+	for (k = 0; k < REJECTED_PARTS; k++)
+		if (label >= lp->rejected[k].start && label < lp->rejected[k].end)
+			return false;
 	if (!code_range_of(s->c, label) || !(start = code_function_start(s->c, label)))
 		return false;
 	end = code_function_end(s->c, label);
-	if (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
-	    !jumps_into(s->c, start, end, s->func_start, s->func_end))
+	if (end - start > COLD_PART_MAX ||
+	    (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
+	     !jumps_into(s->c, start, end, s->func_start, s->func_end))) {
+		lp->rejected[lp->next_rejected++ % REJECTED_PARTS] = (struct addr_range){ start, end };
 		return false;
-	cold->start = start;
-	cold->end = end;
+	}
+	lp->cold = (struct addr_range){ start, end };
 	return true;
 }
 
@@ -699,10 +808,11 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	char list[160] = "";
 	size_t used = 0, lacking_cap = 0;
 	struct table t;
-	struct addr_range cold = { 0, 0 };
+	struct label_parts parts;
 
 	if (!recognise_table(s, x, &t))
 		return;
+	memset(&parts, 0, sizeof(parts));
 	limit = t.count ? t.count : 512;
 	for (i = 0; i < limit; i++) {
 		const unsigned char *e = elf_model_vaddr_bytes(c->m, t.base + i * t.entry_size,
@@ -724,7 +834,7 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 		}
 		/* Without a bound, the table ends where its entries stop pointing into the
 		 * function, hot or cold part. */
-		if (!label_in_function(s, label, &cold)) {
+		if (!label_in_function(s, label, &parts)) {
 			if (t.count)
 				continue;
 			break;

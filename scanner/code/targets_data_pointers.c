@@ -8,8 +8,9 @@
  * A word whose value merely falls in the code is no function pointer by itself: string
  * tails ("ing\0" is 0x676e69), UTF-16 tables and counters do too. The value must be a
  * function start (symbol or FDE), a PLT entry, or at least an instruction start in the
- * decoding from the start of the FDE or symbol that encloses it; where neither encloses
- * it (stripped hand-written code), the word is kept as before. */
+ * decoding from the start of the FDE or sized symbol whose extent holds it; where none
+ * does (stripped hand-written code, GHC's code after its info tables), the word is kept
+ * as before. */
 #include "config.h"
 
 #include "code/targets.h"
@@ -115,34 +116,36 @@ static int by_value(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* Whether an FDE or a function symbol starts at ADDR (not merely a section). */
-static bool fde_or_symbol_at(const struct code_ctx *c, uint64_t addr)
+/* The start of the FDE, or else of the sized function symbol, whose extent holds ADDR;
+ * 0 when none does (code between functions, or code nothing describes, such as GHC's,
+ * whose entry code follows its info tables). */
+static uint64_t enclosing_start(const struct code_ctx *c, uint64_t addr)
 {
 	size_t lo = 0, hi = c->nfdes;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->fdes[mid].start == addr)
-			return true;
-		if (c->fdes[mid].start < addr)
+		if (c->fdes[mid].start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	if (lo && addr - c->fdes[lo - 1].start < c->fdes[lo - 1].size)
+		return c->fdes[lo - 1].start;
 	lo = 0;
 	hi = c->nsyms;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (c->syms[mid].addr == addr)
-			return true;
-		if (c->syms[mid].addr < addr)
+		if (c->syms[mid].addr <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	if (lo && addr - c->syms[lo - 1].addr < c->syms[lo - 1].size)
+		return c->syms[lo - 1].addr;
+	return 0;
 }
 
 /* Walks the words in value order, measuring instructions forward from the enclosing
@@ -165,8 +168,8 @@ static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
 			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
 			continue;
 		}
-		start = code_function_start(c, v);
-		if (!start || !fde_or_symbol_at(c, start)) {
+		start = enclosing_start(c, v);
+		if (!start) {
 			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
 			continue;
 		}
