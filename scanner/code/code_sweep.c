@@ -378,6 +378,51 @@ static bool rsp_saved_in(const struct sweep *s, x86_reg reg, uint64_t end)
 	return false;
 }
 
+/* How far back rsp_saved_in_slot looks for the store: hand-written functions with no
+ * symbol or FDE make regions of hundreds of kilobytes. */
+#define SLOT_STORE_REACH 65536
+
+/* Whether the function stored a copy of %rsp into DISP(%rsp) before END: mov %rsp,%reg
+ * ... mov %reg,DISP(%rsp) (x86inc's stack alignment in dav1d and FFmpeg, Go's
+ * asmcgocall). Loading %rsp from that slot then puts the stack pointer back on the
+ * same stack. */
+static bool rsp_saved_in_slot(const struct sweep *s, int64_t disp, uint64_t end)
+{
+	static const x86_reg r64[] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
+				       X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI,
+				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+				       X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 };
+	const unsigned char *p = s->func_bytes;
+	size_t len = (size_t)(end - s->func_start), i, dlen;
+	uint8_t mod;
+
+	if (!s->c->is64)
+		return false;
+	if (disp == 0)
+		mod = 0, dlen = 0;
+	else if (disp >= -128 && disp < 128)
+		mod = 1, dlen = 1;
+	else if (disp >= INT32_MIN && disp <= INT32_MAX)
+		mod = 2, dlen = 4;
+	else
+		return false;
+	/* REX.W 89 ModRM(mod, reg, 100) SIB 24 disp */
+	for (i = len > SLOT_STORE_REACH ? len - SLOT_STORE_REACH : 0; i + 4 + dlen <= len; i++) {
+		int n;
+
+		if ((p[i] & 0xfb) != 0x48 || p[i + 1] != 0x89 || (p[i + 2] >> 6) != mod ||
+		    (p[i + 2] & 7) != 4 || p[i + 3] != 0x24)
+			continue;
+		if ((dlen == 1 && (int8_t)p[i + 4] != disp) ||
+		    (dlen == 4 && (int32_t)load_le32(p + i + 4) != disp))
+			continue;
+		n = ((p[i + 2] >> 3) & 7) | (p[i] & 4 ? 8 : 0);
+		if (n != 4 && rsp_saved_in(s, r64[n], s->func_start + i))
+			return true;
+	}
+	return false;
+}
+
 static bool writes_rsp(const struct sweep *s, const struct recent *r)
 {
 	const struct operand *d = &r->op[0], *src = &r->op[1];
@@ -388,7 +433,10 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 	case X86_INS_MOV:
 		/* (mov %rbp,%rsp is restores_frame(), which check_ret stops at first) */
 		return d->type == X86_OP_REG && is_rsp(d->reg) &&
-		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr));
+		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr)) &&
+		       !(src->type == X86_OP_MEM && is_rsp(src->base) &&
+			 src->index == X86_REG_INVALID &&
+			 rsp_saved_in_slot(s, src->disp, r->addr));
 	case X86_INS_XCHG:
 		return (d->type == X86_OP_REG && is_rsp(d->reg)) ||
 		       (r->nops > 1 && src->type == X86_OP_REG && is_rsp(src->reg));
