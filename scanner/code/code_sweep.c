@@ -423,12 +423,23 @@ static bool rsp_saved_in_slot(const struct sweep *s, int64_t disp, uint64_t end)
 	return false;
 }
 
+/* %rsp as a stack pointer of the file's class. In 64-bit code a write of %esp alone
+ * (xchg %eax,%esp: 94) truncates the stack pointer to 32 bits: no compiler writes it,
+ * and 94 c3 are bytes of data read as code (GHC's info tables, tables in .text). */
+static bool is_class_rsp(const struct sweep *s, x86_reg r)
+{
+	return s->c->is64 ? r == X86_REG_RSP : r == X86_REG_ESP;
+}
+
 static bool writes_rsp(const struct sweep *s, const struct recent *r)
 {
 	const struct operand *d = &r->op[0], *src = &r->op[1];
 
 	if (r->nops < 1)
 		return false;
+	if (r->id == X86_INS_XCHG)
+		return (d->type == X86_OP_REG && is_class_rsp(s, d->reg)) ||
+		       (r->nops > 1 && src->type == X86_OP_REG && is_class_rsp(s, src->reg));
 	switch (r->id) {
 	case X86_INS_MOV:
 		/* (mov %rbp,%rsp is restores_frame(), which check_ret stops at first) */
@@ -437,9 +448,6 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 		       !(src->type == X86_OP_MEM && is_rsp(src->base) &&
 			 src->index == X86_REG_INVALID &&
 			 rsp_saved_in_slot(s, src->disp, r->addr));
-	case X86_INS_XCHG:
-		return (d->type == X86_OP_REG && is_rsp(d->reg)) ||
-		       (r->nops > 1 && src->type == X86_OP_REG && is_rsp(src->reg));
 	case X86_INS_POP:
 		return d->type == X86_OP_REG && is_rsp(d->reg);
 	default:
