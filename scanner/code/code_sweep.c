@@ -38,6 +38,7 @@ struct recent {
 	size_t size;
 	unsigned id;
 	uint8_t nops;
+	bool invalid;         /* no instruction at all: data read as code */
 	struct operand op[2];
 };
 
@@ -509,6 +510,11 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 
 	if (!s->nhist)
 		return;
+	/* Bytes that are no instruction just before: this is data read as code (tables
+	 * in .text, GHC's info tables), not a ret anything reaches. */
+	for (k = 0; k < s->nhist && k < 4; k++)
+		if (before(s, k)->invalid)
+			return;
 	if (before(s, 0)->id == X86_INS_PUSH && !pushes_back_popped(s)) {
 		code_finding(c, "shstk-ret-as-jump", di->addr, "code-ref",
 			     "push then ret: a jump through the stack, which the shadow stack "
@@ -877,6 +883,10 @@ static void remember(struct sweep *s, const struct decoded *di)
 	r->addr = di->addr;
 	r->size = di->size;
 	r->id = di->insn ? di->insn->id : X86_INS_INVALID;
+	/* Neither Capstone nor Zydis nor our CET decoder reads it (Zydis does read the
+	 * EVEX Capstone 4 cannot) */
+	r->invalid = !di->insn && di->cet == CET_NONE &&
+		     !disasm_length(&s->d, di->bytes, (size_t)(s->func_end - di->addr));
 	for (i = 0; x && i < x->op_count && i < 2; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
