@@ -2,6 +2,8 @@
 # A data object in .text (a symbol of type OBJECT, as OpenSSL's K256 table in node) is not
 # code: its bytes 55 c3 are no push %rbp; ret. Stripped of its symbols the file gives no
 # sign of it, and the bytes are read as code again (the check that this test can fail).
+# Nor is a ret right after bytes no decoder reads (06, push %es, is none in 64-bit mode):
+# data in .text (GHC's info tables) decoded as code.
 set -euo pipefail
 for tool in gcc jq strip; do
 	command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
@@ -18,6 +20,13 @@ _start:
 	mov	$60, %eax
 	syscall
 	.size	_start, . - _start
+	.type	other, @function
+other:
+	endbr64
+	.byte	0x06		/* push %es: no instruction in 64-bit mode */
+	push	%rcx
+	ret
+	.size	other, . - other
 	.type	table, @object
 table:
 	.byte	0x55, 0xc3, 0x55, 0xc3, 0x5c, 0xc3, 0x90, 0x90

@@ -204,4 +204,47 @@ switch_and_jump:
 	ret
 	.cfi_endproc
 	.size	switch_and_jump, . - switch_and_jump
+/* No finding: %rsp saved in a slot of the realigned stack and loaded back from it
+ * (x86inc in dav1d and FFmpeg: mov 0x80(%rsp),%rsp; vzeroupper; ret). */
+	.globl	slot_realign
+	.type	slot_realign, @function
+slot_realign:
+	.cfi_startproc
+	endbr64
+	mov	%rsp, %rax
+	sub	$0x100, %rsp
+	and	$-32, %rsp
+	mov	%rax, 0x80(%rsp)
+	mov	0x80(%rsp), %rsp
+	ret
+	.cfi_endproc
+	.size	slot_realign, . - slot_realign
+
+/* No finding: Go's asmcgocall keeps the old %rsp at (%rsp) across the C call. */
+	.globl	slot_cgocall
+	.type	slot_cgocall, @function
+slot_cgocall:
+	.cfi_startproc
+	endbr64
+	push	%rbp
+	mov	%rsp, %rbx
+	and	$-16, %rsp
+	mov	%rbx, (%rsp)
+	call	*%rax
+	mov	(%rsp), %rsp
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	slot_cgocall, . - slot_cgocall
+/* No finding: xchg %eax,%esp truncates a 64-bit stack pointer; no compiler writes it, and
+ * 94 c3 is how data in .text (GHC's info tables) reads as a pivot. */
+	.globl	esp_exchange
+	.type	esp_exchange, @function
+esp_exchange:
+	.cfi_startproc
+	endbr64
+	xchg	%eax, %esp
+	ret
+	.cfi_endproc
+	.size	esp_exchange, . - esp_exchange
 	.section .note.GNU-stack, "", @progbits

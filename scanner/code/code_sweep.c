@@ -38,6 +38,7 @@ struct recent {
 	size_t size;
 	unsigned id;
 	uint8_t nops;
+	bool invalid;         /* no instruction at all: data read as code */
 	struct operand op[2];
 };
 
@@ -472,20 +473,76 @@ static bool rsp_saved_in(const struct sweep *s, x86_reg reg, uint64_t end)
 	return false;
 }
 
+/* How far back rsp_saved_in_slot looks for the store: hand-written functions with no
+ * symbol or FDE make regions of hundreds of kilobytes. */
+#define SLOT_STORE_REACH 65536
+
+/* Whether the function stored a copy of %rsp into DISP(%rsp) before END: mov %rsp,%reg
+ * ... mov %reg,DISP(%rsp) (x86inc's stack alignment in dav1d and FFmpeg, Go's
+ * asmcgocall). Loading %rsp from that slot then puts the stack pointer back on the
+ * same stack. */
+static bool rsp_saved_in_slot(const struct sweep *s, int64_t disp, uint64_t end)
+{
+	static const x86_reg r64[] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
+				       X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI,
+				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+				       X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 };
+	const unsigned char *p = s->func_bytes;
+	size_t len = (size_t)(end - s->func_start), i, dlen;
+	uint8_t mod;
+
+	if (!s->c->is64)
+		return false;
+	if (disp == 0)
+		mod = 0, dlen = 0;
+	else if (disp >= -128 && disp < 128)
+		mod = 1, dlen = 1;
+	else if (disp >= INT32_MIN && disp <= INT32_MAX)
+		mod = 2, dlen = 4;
+	else
+		return false;
+	/* REX.W 89 ModRM(mod, reg, 100) SIB 24 disp */
+	for (i = len > SLOT_STORE_REACH ? len - SLOT_STORE_REACH : 0; i + 4 + dlen <= len; i++) {
+		int n;
+
+		if ((p[i] & 0xfb) != 0x48 || p[i + 1] != 0x89 || (p[i + 2] >> 6) != mod ||
+		    (p[i + 2] & 7) != 4 || p[i + 3] != 0x24)
+			continue;
+		if ((dlen == 1 && (int8_t)p[i + 4] != disp) ||
+		    (dlen == 4 && (int32_t)load_le32(p + i + 4) != disp))
+			continue;
+		n = ((p[i + 2] >> 3) & 7) | (p[i] & 4 ? 8 : 0);
+		if (n != 4 && rsp_saved_in(s, r64[n], s->func_start + i))
+			return true;
+	}
+	return false;
+}
+
+/* %rsp as a stack pointer of the file's class. In 64-bit code a write of %esp alone
+ * (xchg %eax,%esp: 94) truncates the stack pointer to 32 bits: no compiler writes it,
+ * and 94 c3 are bytes of data read as code (GHC's info tables, tables in .text). */
+static bool is_class_rsp(const struct sweep *s, x86_reg r)
+{
+	return s->c->is64 ? r == X86_REG_RSP : r == X86_REG_ESP;
+}
+
 static bool writes_rsp(const struct sweep *s, const struct recent *r)
 {
 	const struct operand *d = &r->op[0], *src = &r->op[1];
 
 	if (r->nops < 1)
 		return false;
+	if (r->id == X86_INS_XCHG)
+		return (d->type == X86_OP_REG && is_class_rsp(s, d->reg)) ||
+		       (r->nops > 1 && src->type == X86_OP_REG && is_class_rsp(s, src->reg));
 	switch (r->id) {
 	case X86_INS_MOV:
 		/* (mov %rbp,%rsp is restores_frame(), which check_ret stops at first) */
 		return d->type == X86_OP_REG && is_rsp(d->reg) &&
-		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr));
-	case X86_INS_XCHG:
-		return (d->type == X86_OP_REG && is_rsp(d->reg)) ||
-		       (r->nops > 1 && src->type == X86_OP_REG && is_rsp(src->reg));
+		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr)) &&
+		       !(src->type == X86_OP_MEM && is_rsp(src->base) &&
+			 src->index == X86_REG_INVALID &&
+			 rsp_saved_in_slot(s, src->disp, r->addr));
 	case X86_INS_POP:
 		return d->type == X86_OP_REG && is_rsp(d->reg);
 	default:
@@ -547,6 +604,11 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 
 	if (!s->nhist)
 		return;
+	/* Bytes that are no instruction just before: this is data read as code (tables
+	 * in .text, GHC's info tables), not a ret anything reaches. */
+	for (k = 0; k < s->nhist && k < 4; k++)
+		if (before(s, k)->invalid)
+			return;
 	if (before(s, 0)->id == X86_INS_PUSH && !pushes_back_popped(s)) {
 		code_finding(c, "shstk-ret-as-jump", di->addr, "code-ref",
 			     "push then ret: a jump through the stack, which the shadow stack "
@@ -1006,6 +1068,10 @@ static void remember(struct sweep *s, const struct decoded *di)
 	r->addr = di->addr;
 	r->size = di->size;
 	r->id = di->insn ? di->insn->id : X86_INS_INVALID;
+	/* Neither Capstone nor Zydis nor our CET decoder reads it (Zydis does read the
+	 * EVEX Capstone 4 cannot) */
+	r->invalid = !di->insn && di->cet == CET_NONE &&
+		     !disasm_length(&s->d, di->bytes, (size_t)(s->func_end - di->addr));
 	for (i = 0; x && i < x->op_count && i < 2; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
