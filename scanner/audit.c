@@ -57,8 +57,7 @@ void audit_model(const struct elf_model *m, const struct audit_options *opt,
 
 /* The audit of a model opened with status ST (closed here), or why it did not open. */
 static void audit_opened(struct elf_model *m, const char *name, enum elf_open_status st,
-			 const char *msg, const struct audit_options *opt,
-			 struct file_report *rep)
+			 const char *msg, const struct audit_options *opt, struct file_report *rep)
 {
 	memset(rep, 0, sizeof(*rep));
 	switch (st) {

@@ -17,17 +17,17 @@ struct audit_options {
 
 enum report_status {
 	REPORT_AUDITED,
-	REPORT_NOT_ELF,      /* not reported when found while walking a directory */
-	REPORT_SKIPPED,      /* ELF, but not an x86 program or library */
-	REPORT_ERROR,        /* could not be read: MESSAGE says why */
+	REPORT_NOT_ELF, /* not reported when found while walking a directory */
+	REPORT_SKIPPED, /* ELF, but not an x86 program or library */
+	REPORT_ERROR,	/* could not be read: MESSAGE says why */
 };
 
 struct file_report {
 	char *path;
 	char *package, *package_version; /* the .deb the file came from, or NULL */
 	enum report_status status;
-	char *message;                   /* for SKIPPED and ERROR */
-	int elf_class;                   /* 32 or 64 */
+	char *message; /* for SKIPPED and ERROR */
+	int elf_class; /* 32 or 64 */
 	uint16_t machine;
 	enum elf_kind kind;
 	char *interp;

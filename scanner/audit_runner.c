@@ -20,7 +20,7 @@ struct run {
 	const struct path_list *files;
 	const struct audit_options *opt;
 	struct file_report *reports;
-	struct report_batch *packages;  /* the files of entry I when it is a package */
+	struct report_batch *packages; /* the files of entry I when it is a package */
 	bool *done;
 	size_t next;
 	pthread_mutex_t lock;
@@ -43,7 +43,7 @@ static void audit_entry(const struct path_entry *e, const struct audit_options *
 		audit_package(open, opt, package);
 	} else {
 		audit_file(open, opt, rep);
-		if (e->open) {   /* reported under the name found in the tree */
+		if (e->open) { /* reported under the name found in the tree */
 			free(rep->path);
 			rep->path = xstrdup(e->path);
 		}
@@ -77,8 +77,8 @@ static unsigned default_threads(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-void audit_run(const struct path_list *files, const struct audit_options *opt,
-	       unsigned threads, audit_report_fn fn, audit_done_fn done, void *ctx)
+void audit_run(const struct path_list *files, const struct audit_options *opt, unsigned threads,
+	       audit_report_fn fn, audit_done_fn done, void *ctx)
 {
 	struct run r = { .files = files, .opt = opt };
 	pthread_t *tids;

@@ -92,7 +92,8 @@ static void control_field(const char *text, const char *field, char *out, size_t
 	size_t k = strlen(field);
 	const char *line;
 
-	for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+	for (line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		if (strncmp(line, field, k) == 0 && line[k] == ':') {
 			const char *v = line + k + 1, *end;
 
@@ -157,11 +158,10 @@ static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e
 	want = (size_t)archive_entry_size(e);
 	if (!archive_entry_size_is_set(e) || want < SELFMAG || want > MEMBER_MAX) {
 		*failed = true;
-		error_set(err, "%s: member size unknown or too large",
-			  archive_entry_pathname(e));
+		error_set(err, "%s: member size unknown or too large", archive_entry_pathname(e));
 		return NULL;
 	}
-	image = malloc(want);   /* the member's size, bounded above: its own error */
+	image = malloc(want); /* the member's size, bounded above: its own error */
 	if (!image) {
 		*failed = true;
 		error_set(err, "%s: out of memory", archive_entry_pathname(e));

@@ -22,7 +22,7 @@ struct file_id {
 struct walk {
 	struct path_list *out;
 	FILE *errs;
-	void *seen;     /* tsearch tree of struct file_id: files and directories visited */
+	void *seen;	  /* tsearch tree of struct file_id: files and directories visited */
 	const char *root; /* the root links resolve in, while walking a tree; else NULL */
 };
 
@@ -81,8 +81,8 @@ static bool below(const char *path, const char *dir)
 
 char *tree_root_of(const char *dir)
 {
-	static const char *const system[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32",
-					      "/lib64", "/libx32", "/opt" };
+	static const char *const system[] = { "/usr",	"/bin",	  "/sbin",   "/lib",
+					      "/lib32", "/lib64", "/libx32", "/opt" };
 	size_t i;
 
 	if (strcmp(dir, "/") == 0 || below(dir, "/usr/src") || below(dir, "/usr/local/src"))
@@ -166,7 +166,7 @@ static void walk_link(struct walk *w, const char *path)
 	free(dir);
 	if (n <= 0 || !cur) {
 		free(cur);
-		return;  /* gone while walked: nothing to audit */
+		return; /* gone while walked: nothing to audit */
 	}
 	text[n] = '\0';
 	st = resolve_in(w->root, &cur, text, &links);
@@ -177,12 +177,12 @@ static void walk_link(struct walk *w, const char *path)
 	} else if (st != RESOLVED && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		/* What the host would have given: said, never read. (A link dangling on the
 		 * host too, or to a directory, was no file to audit before either.) */
-		add(w, path, false)->skip = xasprintf(
-			"skipped: symbolic link to %s %s %s", text,
-			st == LEAVES_TREE ? "leaves the tree" :
-			st == TOO_MANY_LINKS ? "loops (too many links) in the tree" :
-					       "names nothing inside the tree",
-			w->root);
+		add(w, path, false)->skip = xasprintf("skipped: symbolic link to %s %s %s", text,
+						      st == LEAVES_TREE ? "leaves the tree"
+						      : st == TOO_MANY_LINKS
+							      ? "loops (too many links) in the tree"
+							      : "names nothing inside the tree",
+						      w->root);
 	}
 	free(cur);
 }
@@ -216,8 +216,8 @@ static void walk_directory(struct walk *w, const char *path)
 		qsort(names, count, sizeof(*names), name_compare);
 	for (i = 0; i < count; i++) {
 		size_t len = strlen(path);
-		char *child = xasprintf("%s%s%s", path, len && path[len - 1] == '/' ? "" : "/",
-					names[i]);
+		char *child =
+			xasprintf("%s%s%s", path, len && path[len - 1] == '/' ? "" : "/", names[i]);
 
 		walk_path(w, child, false);
 		free(child);

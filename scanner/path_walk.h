@@ -7,16 +7,16 @@
 #include <stdio.h>
 
 struct path_entry {
-	char *path;     /* as reported: the name found in the tree */
-	char *open;     /* the file to read when not PATH (a link resolved inside its tree) */
-	char *skip;     /* why PATH is skipped unread (a link that leaves its tree), or NULL */
-	bool named;     /* given on the command line or stdin, not found in a directory */
+	char *path; /* as reported: the name found in the tree */
+	char *open; /* the file to read when not PATH (a link resolved inside its tree) */
+	char *skip; /* why PATH is skipped unread (a link that leaves its tree), or NULL */
+	bool named; /* given on the command line or stdin, not found in a directory */
 };
 
 struct path_list {
 	struct path_entry *items;
 	size_t count, cap;
-	size_t errors;  /* paths that could not be walked (already reported on ERRS) */
+	size_t errors; /* paths that could not be walked (already reported on ERRS) */
 };
 
 /* Expands ARGS: files as they are, directories recursively (entries sorted by name,

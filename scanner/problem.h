@@ -16,19 +16,19 @@ enum consumer { CONSUMER_KERNEL = 1u << 0, CONSUMER_GLIBC = 1u << 1 };
 
 /* A problem with the file's marking (the property note and its headers). */
 struct problem {
-	const char *rule;        /* static string: the rule id */
+	const char *rule; /* static string: the rule id */
 	enum severity severity;
-	unsigned rejected_by;    /* CONSUMER_* bits */
+	unsigned rejected_by; /* CONSUMER_* bits */
 	char *message;
 };
 
 /* A finding in the code or data (issue: ENDBR coverage and the other code checks). */
 struct finding {
-	uint64_t address;        /* first: findings are sorted by it (sort_by_address) */
+	uint64_t address; /* first: findings are sorted by it (sort_by_address) */
 	const char *rule;
 	enum severity severity;
-	const char *symbol;      /* "name", "name+0x10" or "sub_ADDR" */
-	const char *via;         /* evidence kind: entry, init, export, reloc, ... */
+	const char *symbol; /* "name", "name+0x10" or "sub_ADDR" */
+	const char *via;    /* evidence kind: entry, init, export, reloc, ... */
 	const char *message;
 	/* ibt-tracked-jump-table: every case label lacking ENDBR ("0x.. 0x.."; the message
 	 * names only the first few), which is where a CPU with IBT faults; else NULL. */
@@ -43,7 +43,7 @@ struct problem_list {
 struct finding_list {
 	struct finding *items;
 	size_t count, cap;
-	struct text_arena texts;  /* the findings' symbols and messages */
+	struct text_arena texts; /* the findings' symbols and messages */
 };
 
 /* Adds a problem; a second one with the same rule merges its consumers into the first. */

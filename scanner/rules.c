@@ -59,8 +59,8 @@ static char *content_of(char *line)
 	return *line ? line : NULL;
 }
 
-static int parse_catalogue_line(struct rule_set *rs, char *text, const char *path,
-				unsigned lineno, struct elfcet_error *err)
+static int parse_catalogue_line(struct rule_set *rs, char *text, const char *path, unsigned lineno,
+				struct elfcet_error *err)
 {
 	char *id = strtok(text, " \t");
 	char *sev = strtok(NULL, " \t");
@@ -69,8 +69,7 @@ static int parse_catalogue_line(struct rule_set *rs, char *text, const char *pat
 	enum severity s;
 
 	if (!id || !sev || !severity_parse(sev, &s)) {
-		error_set(err, "%s:%u: expected 'RULE-ID SEVERITY DESCRIPTION'", path,
-			  lineno);
+		error_set(err, "%s:%u: expected 'RULE-ID SEVERITY DESCRIPTION'", path, lineno);
 		return -1;
 	}
 	if (rules_find(rs, id)) {
@@ -95,8 +94,7 @@ static int load_catalogue(struct rule_set *rs, const char *path, struct elfcet_e
 
 	f = fopen(path, "r");
 	if (!f) {
-		error_set(err, "%s: cannot open the rule catalogue: %s", path,
-			  strerror(errno));
+		error_set(err, "%s: cannot open the rule catalogue: %s", path, strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && getline(&line, &cap, f) >= 0) {
@@ -142,8 +140,7 @@ static int load_lists(struct rule_set *rs, const char *dir, struct elfcet_error 
 	int rc = 0;
 
 	if (!d) {
-		error_set(err, "%s: cannot open the rules directory: %s", dir,
-			  strerror(errno));
+		error_set(err, "%s: cannot open the rules directory: %s", dir, strerror(errno));
 		return -1;
 	}
 	while (rc == 0 && (de = readdir(d)) != NULL) {

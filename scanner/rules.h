@@ -17,7 +17,7 @@ struct rule_info {
 };
 
 struct name_list {
-	char *name;        /* the list's file name without ".list" */
+	char *name; /* the list's file name without ".list" */
 	char **items;
 	size_t count, cap;
 };

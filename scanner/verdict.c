@@ -37,8 +37,7 @@ enum verdict verdict_decide(enum cet_feature feature, const struct verdict_input
 	return blocked ? VERDICT_NOT_READY : VERDICT_READY;
 }
 
-void verdict_adjust_severities(struct finding_list *findings, bool ibt_marked,
-			       bool shstk_marked)
+void verdict_adjust_severities(struct finding_list *findings, bool ibt_marked, bool shstk_marked)
 {
 	size_t i;
 

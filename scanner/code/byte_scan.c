@@ -12,8 +12,7 @@
 #endif
 
 /* The definition, one byte at a time. */
-static bool hit_at(const struct byte_scan_spec *spec, const unsigned char *p, size_t i,
-		   size_t n)
+static bool hit_at(const struct byte_scan_spec *spec, const unsigned char *p, size_t i, size_t n)
 {
 	uint8_t v = p[i];
 	size_t k;
@@ -90,7 +89,7 @@ static void prepare_sse2(struct byte_scan *s)
 		s->mask[s->ncompares] = _mm_set1_epi8((char)mask);
 		s->value[s->ncompares] = _mm_set1_epi8((char)v);
 		s->ncompares++;
-		v |= (uint8_t)~mask;   /* skip the values the pair or octet covers */
+		v |= (uint8_t)~mask; /* skip the values the pair or octet covers */
 	}
 	s->use_sse2 = true;
 }
@@ -110,19 +109,21 @@ static unsigned hits_in_16(const struct byte_scan *s, const unsigned char *p)
 		__m128i next = _mm_setzero_si128();
 
 		for (j = 0; j < sp->nnext; j++)
-			next = _mm_or_si128(next, _mm_cmpeq_epi8(
-				_mm_and_si128(y, _mm_set1_epi8((char)sp->next[j].mask)),
-				_mm_set1_epi8((char)sp->next[j].value)));
-		hit = _mm_or_si128(hit, _mm_and_si128(next, _mm_cmpeq_epi8(x,
-						_mm_set1_epi8((char)sp->value))));
+			next = _mm_or_si128(
+				next,
+				_mm_cmpeq_epi8(_mm_and_si128(y,
+							     _mm_set1_epi8((char)sp->next[j].mask)),
+					       _mm_set1_epi8((char)sp->next[j].value)));
+		hit = _mm_or_si128(hit, _mm_and_si128(next,
+						      _mm_cmpeq_epi8(x, _mm_set1_epi8(
+										(char)sp->value))));
 	}
 	return (unsigned)_mm_movemask_epi8(hit);
 }
 #endif
 
 /* Calls FN for each bit of HITS, the offsets from BASE. */
-static inline void report(uint32_t hits, size_t base, void (*fn)(size_t at, void *ctx),
-			  void *ctx)
+static inline void report(uint32_t hits, size_t base, void (*fn)(size_t at, void *ctx), void *ctx)
 {
 	while (hits) {
 		fn(base + (size_t)__builtin_ctz(hits), ctx);
@@ -133,14 +134,14 @@ static inline void report(uint32_t hits, size_t base, void (*fn)(size_t at, void
 #ifdef HAVE_AVX2_PATH
 /* The hits in P[0, N) 32 bytes at a time, while P[32] is readable; returns where it
  * stopped. The nibble tables answer for any set of values in two shuffles. */
-__attribute__((target("avx2")))
-static size_t run_avx2(const struct byte_scan *s, const unsigned char *p, size_t n,
-		       void (*fn)(size_t at, void *ctx), void *ctx)
+__attribute__((target("avx2"))) static size_t run_avx2(const struct byte_scan *s,
+						       const unsigned char *p, size_t n,
+						       void (*fn)(size_t at, void *ctx), void *ctx)
 {
-	const __m256i low_table = _mm256_broadcastsi128_si256(
-		_mm_loadu_si128((const __m128i *)s->low_classes));
-	const __m256i high_table = _mm256_broadcastsi128_si256(
-		_mm_loadu_si128((const __m128i *)s->high_classes));
+	const __m256i low_table =
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)s->low_classes));
+	const __m256i high_table =
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)s->high_classes));
 	const __m256i nibble = _mm256_set1_epi8(0x0f);
 	size_t i, k, j;
 
@@ -163,9 +164,13 @@ static size_t run_avx2(const struct byte_scan *s, const unsigned char *p, size_t
 			if (!at)
 				continue;
 			for (j = 0; j < sp->nnext; j++)
-				next = _mm256_or_si256(next, _mm256_cmpeq_epi8(
-					_mm256_and_si256(y, _mm256_set1_epi8((char)sp->next[j].mask)),
-					_mm256_set1_epi8((char)sp->next[j].value)));
+				next = _mm256_or_si256(
+					next,
+					_mm256_cmpeq_epi8(
+						_mm256_and_si256(y,
+								 _mm256_set1_epi8(
+									 (char)sp->next[j].mask)),
+						_mm256_set1_epi8((char)sp->next[j].value)));
 			hits |= at & (uint32_t)_mm256_movemask_epi8(next);
 		}
 		report(hits, i, fn, ctx);

@@ -22,10 +22,12 @@ static const char *evidence_text(enum evidence via)
 		[VIA_FINI_ARRAY] = "a fini_array entry, called through a pointer",
 		[VIA_EXPORT] = "an exported function, reached through PLTs and pointers",
 		[VIA_IRELATIVE] = "an IFUNC resolver, called by the loader through a pointer",
-		[VIA_PLT] = "a PLT entry, reached by the tracked jmp *GOT or as a canonical address",
+		[VIA_PLT] =
+			"a PLT entry, reached by the tracked jmp *GOT or as a canonical address",
 		[VIA_RELOC] = "a code address a dynamic relocation stores in memory",
 		[VIA_LANDING_PAD] = "a C++ landing pad, entered by the unwinder's tracked jmp",
-		[VIA_RETURNS_TWICE] = "the return point of a returns-twice call, reached again by longjmp",
+		[VIA_RETURNS_TWICE] =
+			"the return point of a returns-twice call, reached again by longjmp",
 		[VIA_CODE_REF] = "a function whose address the code takes",
 		[VIA_DATA_POINTER] = "a code address stored in data",
 	};

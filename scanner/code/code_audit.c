@@ -12,8 +12,7 @@
 #include "util/sort_address.h"
 #include "code/targets.h"
 
-void code_audit(const struct elf_model *m, const struct rule_set *rules,
-		struct finding_list *out)
+void code_audit(const struct elf_model *m, const struct rule_set *rules, struct finding_list *out)
 {
 	struct code_ctx c;
 	size_t first = out->count;

@@ -8,7 +8,6 @@
 
 struct rule_set;
 
-void code_audit(const struct elf_model *m, const struct rule_set *rules,
-		struct finding_list *out);
+void code_audit(const struct elf_model *m, const struct rule_set *rules, struct finding_list *out);
 
 #endif

@@ -27,10 +27,8 @@ static void load_ranges(struct code_ctx *c)
 		if (!bytes)
 			continue;
 		ARRAY_RESERVE(c->ranges, cap, c->nranges + 1);
-		c->ranges[c->nranges++] = (struct exec_range){
-			sh.sh_addr, sh.sh_size, bytes,
-			sec->name ?: ""
-		};
+		c->ranges[c->nranges++] =
+			(struct exec_range){ sh.sh_addr, sh.sh_size, bytes, sec->name ?: "" };
 	}
 	if (c->nranges)
 		return;
@@ -45,7 +43,8 @@ static void load_ranges(struct code_ctx *c)
 		if (!bytes)
 			continue;
 		ARRAY_RESERVE(c->ranges, cap, c->nranges + 1);
-		c->ranges[c->nranges++] = (struct exec_range){ ph->p_vaddr, ph->p_filesz, bytes, "" };
+		c->ranges[c->nranges++] =
+			(struct exec_range){ ph->p_vaddr, ph->p_filesz, bytes, "" };
 	}
 }
 
@@ -60,7 +59,7 @@ static void globals_first(struct code_symbol *syms, size_t n)
 
 		while (end < n && syms[end].addr == syms[i].addr)
 			end++;
-		for (j = i + 1; j < end; j++) {   /* a few aliases at most: insertion */
+		for (j = i + 1; j < end; j++) { /* a few aliases at most: insertion */
 			struct code_symbol s = syms[j];
 			size_t k = j;
 
@@ -88,9 +87,8 @@ static void load_symbols(struct code_ctx *c)
 		if (!sym->name || !*sym->name || !code_range_of(c, sym->value))
 			continue;
 		ARRAY_RESERVE(c->syms, cap, c->nsyms + 1);
-		c->syms[c->nsyms++] = (struct code_symbol){
-			sym->value, sym->size, sym->name, sym->bind != STB_LOCAL
-		};
+		c->syms[c->nsyms++] = (struct code_symbol){ sym->value, sym->size, sym->name,
+							    sym->bind != STB_LOCAL };
 	}
 	globals_first(c->syms, c->nsyms);
 }
@@ -149,7 +147,7 @@ static void span_ranges(struct code_ctx *c)
 		const struct exec_range *r = &c->ranges[i];
 		/* sizes are not 0; a range past 2^64 ends at the top */
 		uint64_t last = r->addr + (r->size - 1) < r->addr ? UINT64_MAX
-								    : r->addr + (r->size - 1);
+								  : r->addr + (r->size - 1);
 
 		if (r->addr < c->code_first)
 			c->code_first = r->addr;
@@ -359,12 +357,20 @@ bool code_read_word(const struct code_ctx *c, uint64_t addr, uint64_t *value)
 const char *evidence_name(enum evidence via)
 {
 	static const char *const names[] = {
-		[VIA_ENTRY] = "entry", [VIA_INIT] = "init", [VIA_FINI] = "fini",
-		[VIA_PREINIT_ARRAY] = "preinit-array", [VIA_INIT_ARRAY] = "init-array",
-		[VIA_FINI_ARRAY] = "fini-array", [VIA_EXPORT] = "export",
-		[VIA_IRELATIVE] = "irelative", [VIA_PLT] = "plt", [VIA_RELOC] = "reloc",
-		[VIA_LANDING_PAD] = "landing-pad", [VIA_RETURNS_TWICE] = "returns-twice",
-		[VIA_CODE_REF] = "code-ref", [VIA_DATA_POINTER] = "data-pointer",
+		[VIA_ENTRY] = "entry",
+		[VIA_INIT] = "init",
+		[VIA_FINI] = "fini",
+		[VIA_PREINIT_ARRAY] = "preinit-array",
+		[VIA_INIT_ARRAY] = "init-array",
+		[VIA_FINI_ARRAY] = "fini-array",
+		[VIA_EXPORT] = "export",
+		[VIA_IRELATIVE] = "irelative",
+		[VIA_PLT] = "plt",
+		[VIA_RELOC] = "reloc",
+		[VIA_LANDING_PAD] = "landing-pad",
+		[VIA_RETURNS_TWICE] = "returns-twice",
+		[VIA_CODE_REF] = "code-ref",
+		[VIA_DATA_POINTER] = "data-pointer",
 	};
 
 	return names[via];
@@ -443,7 +449,8 @@ void addr_map_put(struct addr_map *map, uint64_t key, uint64_t value)
 	/* Key 0 marks an empty slot: address 0 is never a word elfcet looks up. */
 	if (!key)
 		return;
-	for (i = slot_of(map, key); map->keys[i] && map->keys[i] != key; i = (i + 1) & (map->cap - 1))
+	for (i = slot_of(map, key); map->keys[i] && map->keys[i] != key;
+	     i = (i + 1) & (map->cap - 1))
 		;
 	if (!map->keys[i])
 		map->count++;

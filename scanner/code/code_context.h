@@ -16,19 +16,19 @@ struct rule_set;
 /* An executable range: a SHF_EXECINSTR section, or a PF_X segment when there are none. */
 struct exec_range {
 	uint64_t addr, size;
-	const unsigned char *bytes;   /* file bytes, size long */
-	const char *name;             /* section name, or "" */
+	const unsigned char *bytes; /* file bytes, size long */
+	const char *name;	    /* section name, or "" */
 };
 
 struct code_symbol {
 	uint64_t addr, size;
-	const char *name;             /* in the file's string table */
+	const char *name; /* in the file's string table */
 	bool global;
 };
 
 struct fde_info {
 	uint64_t start, size;
-	uint64_t lsda;                /* 0 when the function has no LSDA */
+	uint64_t lsda; /* 0 when the function has no LSDA */
 };
 
 /* An address-keyed map (open addressing) from a word's address to a value. */
@@ -45,9 +45,20 @@ struct addr_range {
 /* Why an address is an indirect-branch target, strongest first: a target found several
  * ways is reported under the strongest. */
 enum evidence {
-	VIA_ENTRY, VIA_INIT, VIA_FINI, VIA_PREINIT_ARRAY, VIA_INIT_ARRAY, VIA_FINI_ARRAY,
-	VIA_EXPORT, VIA_IRELATIVE, VIA_PLT, VIA_RELOC, VIA_LANDING_PAD, VIA_RETURNS_TWICE,
-	VIA_CODE_REF, VIA_DATA_POINTER,
+	VIA_ENTRY,
+	VIA_INIT,
+	VIA_FINI,
+	VIA_PREINIT_ARRAY,
+	VIA_INIT_ARRAY,
+	VIA_FINI_ARRAY,
+	VIA_EXPORT,
+	VIA_IRELATIVE,
+	VIA_PLT,
+	VIA_RELOC,
+	VIA_LANDING_PAD,
+	VIA_RETURNS_TWICE,
+	VIA_CODE_REF,
+	VIA_DATA_POINTER,
 };
 
 /* The name reports give VIA: "entry", "init-array", "code-ref", ... */
@@ -55,7 +66,7 @@ const char *evidence_name(enum evidence via);
 
 struct target {
 	uint64_t addr;
-	uint64_t from;                /* where the evidence is (an address), or 0 */
+	uint64_t from; /* where the evidence is (an address), or 0 */
 	enum evidence via;
 };
 
@@ -63,35 +74,35 @@ struct code_ctx {
 	const struct elf_model *m;
 	const struct rule_set *rules;
 	struct finding_list *out;
-	const char *severity_rule;    /* the rule code_finding last looked up, */
-	enum severity severity;       /* and its severity */
+	const char *severity_rule; /* the rule code_finding last looked up, */
+	enum severity severity;	   /* and its severity */
 	bool is64;
-	unsigned word;                /* 8 or 4 */
+	unsigned word; /* 8 or 4 */
 	bool bind_now;
-	uint64_t got;                 /* _GLOBAL_OFFSET_TABLE_, which i386 PIC code addresses from; 0 if none */
+	uint64_t got; /* _GLOBAL_OFFSET_TABLE_, which i386 PIC code addresses from; 0 if none */
 
 	struct exec_range *ranges;
 	size_t nranges;
-	uint64_t code_first, code_last;  /* every range lies in [code_first, code_last] */
-	struct code_symbol *syms;     /* sorted by address */
+	uint64_t code_first, code_last; /* every range lies in [code_first, code_last] */
+	struct code_symbol *syms;	/* sorted by address */
 	size_t nsyms;
-	struct fde_info *fdes;        /* sorted by start */
+	struct fde_info *fdes; /* sorted by start */
 	size_t nfdes;
-	uint64_t *starts;             /* function starts: symbols, FDEs, range starts; sorted */
+	uint64_t *starts; /* function starts: symbols, FDEs, range starts; sorted */
 	size_t nstarts;
 
-	struct addr_map relocated;    /* word address -> value after RELATIVE/RELR relocation */
-	struct addr_map rewritten;    /* words other dynamic relocations overwrite (GOT slots) */
-	struct addr_map slot_symbol;  /* GOT slot address -> index of its symbol name below */
+	struct addr_map relocated;   /* word address -> value after RELATIVE/RELR relocation */
+	struct addr_map rewritten;   /* words other dynamic relocations overwrite (GOT slots) */
+	struct addr_map slot_symbol; /* GOT slot address -> index of its symbol name below */
 	const char **slot_names;
 	size_t nslot_names, slot_names_cap;
-	struct addr_map plt_symbol;   /* PLT entry address -> index into slot_names */
+	struct addr_map plt_symbol; /* PLT entry address -> index into slot_names */
 
 	struct target *targets;
 	size_t ntargets, targets_cap;
-	struct addr_range *tables;    /* recovered jump tables (excluded from the data scan) */
+	struct addr_range *tables; /* recovered jump tables (excluded from the data scan) */
 	size_t ntables, tables_cap;
-	uint64_t *returns_twice;      /* addresses that reach a returns-twice function */
+	uint64_t *returns_twice; /* addresses that reach a returns-twice function */
 	size_t nreturns_twice, returns_twice_cap;
 };
 

@@ -25,9 +25,9 @@
 /* The part of an operand the checks look at. */
 struct operand {
 	x86_op_type type;
-	x86_reg reg;          /* X86_OP_REG */
-	int64_t imm;          /* X86_OP_IMM */
-	x86_reg base, index;  /* X86_OP_MEM */
+	x86_reg reg;	     /* X86_OP_REG */
+	int64_t imm;	     /* X86_OP_IMM */
+	x86_reg base, index; /* X86_OP_MEM */
 	int64_t disp;
 	int scale;
 };
@@ -38,7 +38,7 @@ struct recent {
 	size_t size;
 	unsigned id;
 	uint8_t nops;
-	bool invalid;         /* no instruction at all: data read as code */
+	bool invalid; /* no instruction at all: data read as code */
 	struct operand op[2];
 };
 
@@ -58,17 +58,17 @@ struct sweep {
 	struct code_ctx *c;
 	struct disasm d;
 	uint64_t func_start, func_end;
-	const unsigned char *func_bytes;  /* the code of [func_start, func_end) */
-	unsigned char *starts_bitmap;  /* instruction starts in [func_start, func_end) */
-	struct recent ring[HISTORY];   /* the last instructions, newest at ring[head] */
+	const unsigned char *func_bytes; /* the code of [func_start, func_end) */
+	unsigned char *starts_bitmap;	 /* instruction starts in [func_start, func_end) */
+	struct recent ring[HISTORY];	 /* the last instructions, newest at ring[head] */
 	size_t head, nhist;
-	char cet_used[96];             /* shadow-stack instructions seen in this function */
+	char cet_used[96]; /* shadow-stack instructions seen in this function */
 	uint64_t cet_first;
 	struct vsys_holder holders[VSYS_HOLDERS]; /* registers and slots holding a vsyscall address */
 	size_t nholders;
-	unsigned vsys_left;            /* instructions still decoded to see where they go */
-	struct byte_scan bytes;        /* finds the bytes worth_decoding_at looks at */
-	size_t *cands;                 /* offsets worth a look in the current function */
+	unsigned vsys_left;	/* instructions still decoded to see where they go */
+	struct byte_scan bytes; /* finds the bytes worth_decoding_at looks at */
+	size_t *cands;		/* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
 };
 
@@ -100,11 +100,11 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 
 	/* 0f 50-57 are SSE instructions and 0f 94 is sete: no push or xchg there */
 	if (k >= 1 && p[k - 1] >= 0x50 && p[k - 1] <= 0x57 && !(k >= 2 && p[k - 2] == 0x0f))
-		return true;                          /* push %reg */
+		return true; /* push %reg */
 	if ((k >= 2 && p[k - 2] == 0x6a) || (k >= 5 && p[k - 5] == 0x68))
-		return true;                          /* push $imm */
+		return true; /* push $imm */
 	if (k >= 3 && p[k - 1] == 0x24 && (p[k - 2] & 0xc7) == 0x04 && p[k - 3] == 0x89)
-		return true;                          /* mov %reg,(%rsp) */
+		return true; /* mov %reg,(%rsp) */
 	while (k >= 1 && pops < 6 && p[k - 1] >= 0x58 && p[k - 1] <= 0x5f &&
 	       (p[k - 1] != 0x5c || (k >= 2 && p[k - 2] == 0x41))) {
 		k -= k >= 2 && p[k - 2] == 0x41 ? 2 : 1; /* pop %reg */
@@ -112,14 +112,14 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 	}
 	if (k >= 1 && (p[k - 1] == 0x5c || p[k - 1] == 0x94) &&
 	    !(k >= 2 && (p[k - 2] == 0x41 || p[k - 2] == 0x0f)))
-		return true;                          /* pop %rsp, xchg %rax,%rsp */
+		return true; /* pop %rsp, xchg %rax,%rsp */
 	/* A register or memory word moved into %rsp right before, behind pops, or a few
 	 * instructions earlier (Go's stack switches: mov %rsi,%rsp; mov %eax,0x20(%rsp);
 	 * pop %rbp; ret). Not mov %rbp,%rsp (89 ec, 8b e5): that restores the frame. */
 	for (j = i >= RSP_WRITE_REACH ? i - RSP_WRITE_REACH : 0; j + 1 < i; j++) {
 		uint8_t rex;
 
-		if ((p[j] & 0xfd) != 0x89)   /* neither 89 nor 8b */
+		if ((p[j] & 0xfd) != 0x89) /* neither 89 nor 8b */
 			continue;
 		/* REX.B (89) or REX.R (8b) would make the register %r12, not %rsp */
 		rex = j >= 1 && (p[j - 1] & 0xf0) == 0x40 ? p[j - 1] : 0;
@@ -193,8 +193,8 @@ static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence
  * from register REG (0-15): sub $imm32,%reg (81 /5, or 2d for %eax/%rax). Then the mov
  * of a code address into REG before it computes a size (mov $end,%r12d;
  * sub $start,%r12), not an address taken. */
-static bool subtracts_code_address(const struct code_ctx *c, const unsigned char *p,
-				   size_t from, size_t n, int reg)
+static bool subtracts_code_address(const struct code_ctx *c, const unsigned char *p, size_t from,
+				   size_t n, int reg)
 {
 	size_t j, end = from + SIZE_SUB_REACH < n ? from + SIZE_SUB_REACH : n;
 
@@ -240,8 +240,8 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		}
 		/* call *slot(%rip) of a returns-twice function */
 		if (c->nreturns_twice && c->is64 && i + 6 <= n && p[i + 1] == 0x15 &&
-		    targets_is_returns_twice(c, addr + i + 6 +
-						    (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)))
+		    targets_is_returns_twice(
+			    c, addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)))
 			code_add_target(c, addr + i + 6, VIA_RETURNS_TWICE, addr + i);
 		break;
 	case 0x60: /* the vsyscall page, as an imm32 or imm64 */
@@ -251,21 +251,25 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 	case 0x8d: /* lea func(%rip), %r64: the function's address is taken */
 		if (c->is64 && i >= 1 && (p[i - 1] & 0xf8) == 0x48 && i + 6 <= n &&
 		    (p[i + 1] & 0xc7) == 0x05) {
-			code_address_taken(c, addr + i + 6 +
-						      (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
+			code_address_taken(c,
+					   addr + i + 6 +
+						   (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
 					   addr + i - 1, p + i + 6, n - i - 6);
 		}
 		/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
 		if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 &&
 		    (p[i + 1] & 7) != 4) {
-			code_address_taken(c, (c->got + (uint64_t)(int64_t)(int32_t)
-							       load_le32(p + i + 2)) & 0xffffffffull,
+			code_address_taken(c,
+					   (c->got +
+					    (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) &
+						   0xffffffffull,
 					   addr + i, p + i + 6, n - i - 6);
 		}
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
 		if (c->nreturns_twice && i + 5 <= n) {
-			uint64_t t = addr + i + 5 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 1);
+			uint64_t t =
+				addr + i + 5 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 1);
 
 			if (!c->is64)
 				t &= 0xffffffffu;
@@ -292,7 +296,8 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 			return true;
 		break;
 	case 0x38: /* wrss / wruss: 0f 38 f6/f5 */
-		if (i >= 1 && p[i - 1] == 0x0f && i + 1 < n && (p[i + 1] == 0xf6 || p[i + 1] == 0xf5))
+		if (i >= 1 && p[i - 1] == 0x0f && i + 1 < n &&
+		    (p[i + 1] == 0xf6 || p[i + 1] == 0xf5))
 			return true;
 		break;
 	default:
@@ -308,8 +313,7 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
 
 		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
-			code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5,
-					   n - i - 5);
+			code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
 	}
 	if (c->m->e_type == ET_EXEC && b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
 		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
@@ -320,8 +324,7 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		if (operand && at + 4 <= n && exec_address(c, load_le32(p + at)) &&
 		    !((p[i + 1] >> 6) == 3 &&
 		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
-			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4,
-					   n - at - 4);
+			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4, n - at - 4);
 	}
 	return false;
 }
@@ -337,16 +340,16 @@ static uint8_t next_bytes_wanted(const struct code_ctx *c, uint8_t first,
 
 	switch (first) {
 	case 0xff:
-		next[n++] = (struct byte_pattern){ 0xff, 0x24 };  /* jmp *table(,%reg,N) */
-		next[n++] = (struct byte_pattern){ 0xf8, 0xe0 };  /* jmp *%reg */
+		next[n++] = (struct byte_pattern){ 0xff, 0x24 }; /* jmp *table(,%reg,N) */
+		next[n++] = (struct byte_pattern){ 0xf8, 0xe0 }; /* jmp *%reg */
 		if (c->nreturns_twice && c->is64)
-			next[n++] = (struct byte_pattern){ 0xff, 0x15 };  /* call *slot(%rip) */
+			next[n++] = (struct byte_pattern){ 0xff, 0x15 }; /* call *slot(%rip) */
 		break;
 	case 0x8d:
 		if (c->is64)
-			next[n++] = (struct byte_pattern){ 0xc7, 0x05 };  /* lea d(%rip) */
+			next[n++] = (struct byte_pattern){ 0xc7, 0x05 }; /* lea d(%rip) */
 		else
-			next[n++] = (struct byte_pattern){ 0xc0, 0x80 };  /* lea d32(%reg) */
+			next[n++] = (struct byte_pattern){ 0xc0, 0x80 }; /* lea d32(%reg) */
 		break;
 	default:
 		break;
@@ -364,10 +367,10 @@ static void set_wanted_bytes(const struct code_ctx *c, struct byte_scan_spec *sp
 	memset(spec, 0, sizeof(*spec));
 	for (i = 0; i < sizeof(always); i++)
 		spec->first[always[i]] = true;
-	spec->first[0x8d] = c->is64 || c->got;  /* lea of a function's address */
-	spec->first[0x60] = c->is64;            /* the vsyscall page */
-	spec->first[0xe8] = c->nreturns_twice;  /* call rel32 */
-	if (c->m->e_type == ET_EXEC) {          /* absolute function addresses */
+	spec->first[0x8d] = c->is64 || c->got; /* lea of a function's address */
+	spec->first[0x60] = c->is64;	       /* the vsyscall page */
+	spec->first[0xe8] = c->nreturns_twice; /* call rel32 */
+	if (c->m->e_type == ET_EXEC) {	       /* absolute function addresses */
 		for (i = 0xb8; i <= 0xbf; i++)
 			spec->first[i] = true;
 		spec->first[0x68] = spec->first[0xc7] = true;
@@ -399,8 +402,7 @@ static void on_byte(size_t at, void *ctx)
 static void find_candidates(struct sweep *s)
 {
 	s->ncands = 0;
-	byte_scan_run(&s->bytes, s->func_bytes, (size_t)(s->func_end - s->func_start), on_byte,
-		      s);
+	byte_scan_run(&s->bytes, s->func_bytes, (size_t)(s->func_end - s->func_start), on_byte, s);
 }
 
 /* ---- the instruction checks ------------------------------------------------------- */
@@ -426,7 +428,7 @@ static int gpr_number(x86_reg r)
 {
 	static const x86_reg r64[] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
 				       X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI,
-				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+				       X86_REG_R8,  X86_REG_R9,	 X86_REG_R10, X86_REG_R11,
 				       X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 };
 	static const x86_reg r32[] = { X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX,
 				       X86_REG_ESP, X86_REG_EBP, X86_REG_ESI, X86_REG_EDI };
@@ -454,8 +456,8 @@ static bool rsp_saved_in(const struct sweep *s, x86_reg reg, uint64_t end)
 
 	if (n < 0)
 		return false;
-	store_modrm = (uint8_t)(0xe0 | (n & 7));        /* 89 /r: mov %rsp,%reg */
-	load_modrm = (uint8_t)(0xc4 | ((n & 7) << 3));  /* 8b /r: the same, reversed */
+	store_modrm = (uint8_t)(0xe0 | (n & 7));       /* 89 /r: mov %rsp,%reg */
+	load_modrm = (uint8_t)(0xc4 | ((n & 7) << 3)); /* 8b /r: the same, reversed */
 	for (i = 0; i + 2 < len; i++) {
 		bool lea = p[i] == 0x8d && (p[i + 1] & 0x3f) == (uint8_t)(((n & 7) << 3) | 4) &&
 			   (p[i + 1] >> 6) != 0 && (p[i + 1] >> 6) != 3 && p[i + 2] == 0x24;
@@ -485,7 +487,7 @@ static bool rsp_saved_in_slot(const struct sweep *s, int64_t disp, uint64_t end)
 {
 	static const x86_reg r64[] = { X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX,
 				       X86_REG_RSP, X86_REG_RBP, X86_REG_RSI, X86_REG_RDI,
-				       X86_REG_R8,  X86_REG_R9,  X86_REG_R10, X86_REG_R11,
+				       X86_REG_R8,  X86_REG_R9,	 X86_REG_R10, X86_REG_R11,
 				       X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 };
 	const unsigned char *p = s->func_bytes;
 	size_t len = (size_t)(end - s->func_start), i, dlen;
@@ -541,8 +543,7 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 		return d->type == X86_OP_REG && is_rsp(d->reg) &&
 		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr)) &&
 		       !(src->type == X86_OP_MEM && is_rsp(src->base) &&
-			 src->index == X86_REG_INVALID &&
-			 rsp_saved_in_slot(s, src->disp, r->addr));
+			 src->index == X86_REG_INVALID && rsp_saved_in_slot(s, src->disp, r->addr));
 	case X86_INS_POP:
 		return d->type == X86_OP_REG && is_rsp(d->reg);
 	default:
@@ -563,8 +564,8 @@ static bool stores_to_return_slot(const struct recent *r)
 {
 	const struct operand *d = &r->op[0];
 
-	return r->id == X86_INS_MOV && r->nops == 2 && d->type == X86_OP_MEM &&
-	       is_rsp(d->base) && d->index == X86_REG_INVALID && d->disp == 0;
+	return r->id == X86_INS_MOV && r->nops == 2 && d->type == X86_OP_MEM && is_rsp(d->base) &&
+	       d->index == X86_REG_INVALID && d->disp == 0;
 }
 
 /* Whether the push before this ret puts back what a pop of the same register took off
@@ -639,14 +640,13 @@ static void check_ret(struct sweep *s, const struct decoded *di)
 	}
 }
 
-
 /* Table entries for a tracked jmp, or 0 when the dispatch is not a recognised table. */
 struct table {
 	uint64_t base;
 	unsigned entry_size;
-	bool relative;        /* int32 offsets from ORIGIN (PIC), else absolute addresses */
-	uint64_t origin;      /* BASE on x86-64; _GLOBAL_OFFSET_TABLE_ on i386 */
-	uint64_t count;       /* 0: unknown, read while entries make sense */
+	bool relative;	 /* int32 offsets from ORIGIN (PIC), else absolute addresses */
+	uint64_t origin; /* BASE on x86-64; _GLOBAL_OFFSET_TABLE_ on i386 */
+	uint64_t count;	 /* 0: unknown, read while entries make sense */
 };
 
 /* Whether R leaves the flags as they were: the moves GCC schedules between a cmp and
@@ -691,9 +691,9 @@ static uint64_t bound_from_history(const struct sweep *s)
 static bool loads_gotoff_entry(const struct recent *r, x86_reg reg)
 {
 	return (r->id == X86_INS_ADD || r->id == X86_INS_MOV) && r->nops == 2 &&
-	       r->op[0].type == X86_OP_REG && r->op[0].reg == reg &&
-	       r->op[1].type == X86_OP_MEM && r->op[1].base != X86_REG_INVALID &&
-	       r->op[1].index != X86_REG_INVALID && r->op[1].scale == 4;
+	       r->op[0].type == X86_OP_REG && r->op[0].reg == reg && r->op[1].type == X86_OP_MEM &&
+	       r->op[1].base != X86_REG_INVALID && r->op[1].index != X86_REG_INVALID &&
+	       r->op[1].scale == 4;
 }
 
 /* Whether the instruction K back starts an i386 PIC dispatch into REG: either
@@ -792,8 +792,8 @@ static void attach_labels(struct code_ctx *c, uint64_t *labels, uint64_t n)
  * part of a function GCC moves to .text.unlikely (hot/cold splitting) has its own FDE and
  * looks like another function: the two parts jump into each other. Read from the bytes: a
  * false match needs an e9 or 0f 8x whose displacement lands exactly in the other part. */
-static bool jumps_into(const struct code_ctx *c, uint64_t from, uint64_t from_end,
-		       uint64_t to, uint64_t to_end)
+static bool jumps_into(const struct code_ctx *c, uint64_t from, uint64_t from_end, uint64_t to,
+		       uint64_t to_end)
 {
 	size_t n, i;
 	const unsigned char *p = code_bytes(c, from, &n);
@@ -853,7 +853,8 @@ static bool label_in_function(const struct sweep *s, uint64_t label, struct labe
 	if (end - start > COLD_PART_MAX ||
 	    (!jumps_into(s->c, s->func_start, s->func_end, start, end) &&
 	     !jumps_into(s->c, start, end, s->func_start, s->func_end))) {
-		lp->rejected[lp->next_rejected++ % REJECTED_PARTS] = (struct addr_range){ start, end };
+		lp->rejected[lp->next_rejected++ % REJECTED_PARTS] =
+			(struct addr_range){ start, end };
 		return false;
 	}
 	lp->cold = (struct addr_range){ start, end };
@@ -877,8 +878,8 @@ static void check_jump_table(struct sweep *s, const struct decoded *di, const cs
 	memset(&parts, 0, sizeof(parts));
 	limit = t.count ? t.count : 512;
 	for (i = 0; i < limit; i++) {
-		const unsigned char *e = elf_model_vaddr_bytes(c->m, t.base + i * t.entry_size,
-							       t.entry_size);
+		const unsigned char *e =
+			elf_model_vaddr_bytes(c->m, t.base + i * t.entry_size, t.entry_size);
 		uint64_t label, v;
 		size_t avail;
 		const unsigned char *code;
@@ -987,8 +988,7 @@ static void forget_holder(struct sweep *s, const struct operand *op)
 		*h = s->holders[--s->nholders];
 }
 
-static void add_holder(struct sweep *s, const struct operand *where, uint64_t value,
-		       uint64_t at)
+static void add_holder(struct sweep *s, const struct operand *where, uint64_t value, uint64_t at)
 {
 	struct vsys_holder *h = holder_of(s, where);
 
@@ -1020,7 +1020,7 @@ static void vsyscall_called(struct sweep *s, const struct decoded *di, uint64_t 
  * (qemu, valgrind), passed as an argument or stored away, it calls nothing. */
 static void check_vsyscall(struct sweep *s, const struct decoded *di, const cs_x86 *x)
 {
-	const struct recent *r = &s->ring[s->head];   /* this instruction, remembered */
+	const struct recent *r = &s->ring[s->head]; /* this instruction, remembered */
 	unsigned id = di->insn->id;
 	struct vsys_holder *h;
 
@@ -1033,7 +1033,7 @@ static void check_vsyscall(struct sweep *s, const struct decoded *di, const cs_x
 			vsyscall_called(s, di, h->value, h->at);
 	}
 	if (id == X86_INS_CALL || id == X86_INS_JMP || id == X86_INS_RET) {
-		s->nholders = 0;  /* the registers are another function's now */
+		s->nholders = 0; /* the registers are another function's now */
 		return;
 	}
 	if (!s->nholders && !(r->nops == 2 && r->op[1].type == X86_OP_IMM))
@@ -1075,8 +1075,9 @@ static void remember(struct sweep *s, const struct decoded *di)
 	for (i = 0; x && i < x->op_count && i < 2; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
-		r->op[i] = (struct operand){ op->type, op->reg, op->imm, op->mem.base,
-					     op->mem.index, op->mem.disp, op->mem.scale };
+		r->op[i] = (struct operand){ op->type,	   op->reg,	  op->imm,
+					     op->mem.base, op->mem.index, op->mem.disp,
+					     op->mem.scale };
 		if (op->type == X86_OP_IMM)
 			r->op[i].reg = X86_REG_INVALID;
 		r->nops = i + 1;
@@ -1147,7 +1148,7 @@ static void check_stray_endbr(struct sweep *s, const unsigned char *p, size_t fr
 	size_t i;
 
 	for (i = from; i + 4 <= n; i++) {
-		f3 = memchr(p + i, 0xf3, n - 3 - i);  /* every ENDBR starts so */
+		f3 = memchr(p + i, 0xf3, n - 3 - i); /* every ENDBR starts so */
 		if (!f3)
 			break;
 		i = (size_t)(f3 - p);
@@ -1229,7 +1230,8 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 	if (s->cet_used[0])
 		code_finding(s->c, "shstk-aware-instruction", s->cet_first, "code-ref",
 			     "uses shadow-stack instructions (%s): this code manages the "
-			     "shadow stack itself", s->cet_used);
+			     "shadow stack itself",
+			     s->cet_used);
 	free(s->starts_bitmap);
 	s->starts_bitmap = NULL;
 }
@@ -1248,7 +1250,7 @@ static struct addr_range *objects_in_code(const struct code_ctx *c, size_t *coun
 		if (sym->type != STT_OBJECT || !sym->size || sym->shndx == SHN_UNDEF ||
 		    !code_range_of(c, sym->value))
 			continue;
-		if (*count && sym->value < out[*count - 1].end) {   /* overlapping: merged */
+		if (*count && sym->value < out[*count - 1].end) { /* overlapping: merged */
 			if (sym->value + sym->size > out[*count - 1].end)
 				out[*count - 1].end = sym->value + sym->size;
 			continue;
@@ -1270,12 +1272,12 @@ void code_sweep(struct code_ctx *c)
 		return;
 	set_wanted_bytes(c, &spec);
 	if (!byte_scan_prepare(&s.bytes, &spec))
-		abort();   /* next_bytes_wanted gives two values patterns, four fit */
+		abort(); /* next_bytes_wanted gives two values patterns, four fit */
 	for (r = 0; r < c->nranges; r++) {
 		const struct exec_range *range = &c->ranges[r];
 		uint64_t at = range->addr, end = range->addr + range->size;
 
-		next_object = 0;   /* the ranges need not be in address order */
+		next_object = 0; /* the ranges need not be in address order */
 
 		while (at < end) {
 			uint64_t fend = code_function_end(c, at);
@@ -1290,7 +1292,8 @@ void code_sweep(struct code_ctx *c)
 			while (next_object < nobjects && objects[next_object].end <= at)
 				next_object++;
 			if (next_object < nobjects && objects[next_object].start <= at) {
-				at = objects[next_object].end < end ? objects[next_object].end : end;
+				at = objects[next_object].end < end ? objects[next_object].end
+								    : end;
 				continue;
 			}
 			if (next_object < nobjects && objects[next_object].start < fend)

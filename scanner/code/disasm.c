@@ -95,10 +95,16 @@ size_t cet_insn_decode(const unsigned char *p, size_t n, bool is64, enum cet_ins
 const char *cet_insn_name(enum cet_insn_kind kind)
 {
 	static const char *const names[] = {
-		[CET_NONE] = "", [CET_ENDBR64] = "endbr64", [CET_ENDBR32] = "endbr32",
-		[CET_RDSSP] = "rdssp", [CET_INCSSP] = "incssp", [CET_WRSS] = "wrss",
-		[CET_WRUSS] = "wruss", [CET_RSTORSSP] = "rstorssp",
-		[CET_SAVEPREVSSP] = "saveprevssp", [CET_SETSSBSY] = "setssbsy",
+		[CET_NONE] = "",
+		[CET_ENDBR64] = "endbr64",
+		[CET_ENDBR32] = "endbr32",
+		[CET_RDSSP] = "rdssp",
+		[CET_INCSSP] = "incssp",
+		[CET_WRSS] = "wrss",
+		[CET_WRUSS] = "wruss",
+		[CET_RSTORSSP] = "rstorssp",
+		[CET_SAVEPREVSSP] = "saveprevssp",
+		[CET_SETSSBSY] = "setssbsy",
 		[CET_CLRSSBSY] = "clrssbsy",
 	};
 
@@ -141,8 +147,8 @@ bool disasm_open(struct disasm *d, bool is64)
 					   is64 ? ZYDIS_MACHINE_MODE_LONG_64
 						: ZYDIS_MACHINE_MODE_LEGACY_32,
 					   is64 ? ZYDIS_STACK_WIDTH_64 : ZYDIS_STACK_WIDTH_32)) ||
-	    !ZYAN_SUCCESS(ZydisDecoderEnableMode(&d->lengths, ZYDIS_DECODER_MODE_MINIMAL,
-						 ZYAN_TRUE)))
+	    !ZYAN_SUCCESS(
+		    ZydisDecoderEnableMode(&d->lengths, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE)))
 		return false;
 	if (cs_open(CS_ARCH_X86, is64 ? CS_MODE_64 : CS_MODE_32, &d->handle) != CS_ERR_OK)
 		return false;

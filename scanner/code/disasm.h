@@ -55,7 +55,7 @@ struct decoded {
 	uint64_t addr;
 	size_t size;
 	const unsigned char *bytes;
-	const cs_insn *insn;            /* NULL for a CET instruction or an undecodable byte */
+	const cs_insn *insn; /* NULL for a CET instruction or an undecodable byte */
 	enum cet_insn_kind cet;
 };
 

@@ -184,12 +184,12 @@ static bool parse_cie(struct dw_cursor cur, struct cie *cie)
 		dw_skip(&cur, cur.word);
 	if (version >= 4)
 		dw_skip(&cur, 2); /* address size, segment size */
-	dw_uleb(&cur);           /* code alignment */
-	dw_sleb(&cur);           /* data alignment */
+	dw_uleb(&cur);		  /* code alignment */
+	dw_sleb(&cur);		  /* data alignment */
 	if (version == 1)
 		dw_u8(&cur);
 	else
-		dw_uleb(&cur);   /* return address register */
+		dw_uleb(&cur); /* return address register */
 	cie->has_aug_data = aug[0] == 'z';
 	if (!cie->has_aug_data)
 		return !cur.bad;

@@ -12,9 +12,9 @@ void eh_frame_load(const struct elf_model *m, struct fde_info **fdes, size_t *co
 
 struct dw_cursor {
 	const unsigned char *p, *end;
-	uint64_t addr;          /* virtual address of *p, for pc-relative pointers */
-	unsigned word;          /* 8 or 4: the size of an absolute pointer */
-	bool bad;               /* ran past the end or met an unknown encoding */
+	uint64_t addr; /* virtual address of *p, for pc-relative pointers */
+	unsigned word; /* 8 or 4: the size of an absolute pointer */
+	bool bad;      /* ran past the end or met an unknown encoding */
 };
 
 uint64_t dw_uleb(struct dw_cursor *cur);

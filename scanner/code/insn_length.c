@@ -10,15 +10,15 @@
 
 /* What follows an opcode byte. */
 enum {
-	OTHER = 0,       /* not covered: Zydis measures it */
-	NONE = 1,        /* the opcode alone */
-	M = 2,           /* ModRM (with SIB, displacement) */
-	IB = 4,          /* an 8-bit immediate */
-	IW = 8,          /* a 16-bit immediate */
-	IZ = 16,         /* 16 or 32 bits: 16 with a 66 prefix, unless REX.W */
-	IV = 32,         /* mov $imm, %reg: IZ, or 64 bits with REX.W */
-	MEM = 64,        /* ModRM must name memory (mod != 3), or the encoding is another */
-	REG = 128,       /* ModRM must name a register (mod == 3) */
+	OTHER = 0, /* not covered: Zydis measures it */
+	NONE = 1,  /* the opcode alone */
+	M = 2,	   /* ModRM (with SIB, displacement) */
+	IB = 4,	   /* an 8-bit immediate */
+	IW = 8,	   /* a 16-bit immediate */
+	IZ = 16,   /* 16 or 32 bits: 16 with a 66 prefix, unless REX.W */
+	IV = 32,   /* mov $imm, %reg: IZ, or 64 bits with REX.W */
+	MEM = 64,  /* ModRM must name memory (mod != 3), or the encoding is another */
+	REG = 128, /* ModRM must name a register (mod == 3) */
 };
 
 #define MB (M | IB)
@@ -29,6 +29,7 @@ enum {
 /* The one-byte opcodes. 40-4f are inc and dec in 32-bit mode, REX in 64-bit mode (read
  * before the table); the prefixes are read before it too; 8f, c6, c7, f6, f7, fe and ff
  * depend on ModRM's reg field (see reg_form). 63 is arpl or movsxd, ModRM either way. */
+/* clang-format off: the opcode tables keep their rows of 16 */
 static const uint8_t one_byte[256] = {
 	/* 00 */ M, M, M, M, IB, IZ, OTHER, OTHER, M, M, M, M, IB, IZ, OTHER, OTHER,
 	/* 10 */ M, M, M, M, IB, IZ, OTHER, OTHER, M, M, M, M, IB, IZ, OTHER, OTHER,
@@ -81,6 +82,7 @@ static const uint8_t two_byte[256] = {
 	/* e0 */ M, M, M, M, M, M, OTHER, OTHER, M, M, M, M, M, M, M, M,
 	/* f0 */ OTHER, M, M, M, M, M, M, OTHER, M, M, M, M, M, M, M, OTHER,
 };
+/* clang-format on */
 
 /* The 0f opcodes of SSE, where 66, f3 and f2 pick the instruction (movups, movss, movupd,
  * movsd) and a combination that names none is invalid. */
@@ -173,7 +175,7 @@ size_t quick_length(const unsigned char *p, size_t n, bool is64)
 		f3 |= p[i] == 0xf3;
 		f2 |= p[i] == 0xf2;
 		if (p[i] == 0x67 && !is64)
-			return 0;   /* 16-bit addressing */
+			return 0; /* 16-bit addressing */
 		i++;
 	}
 	if (i >= n || i == 4)
@@ -205,7 +207,7 @@ size_t quick_length(const unsigned char *p, size_t n, bool is64)
 		if ((op == 0xe8 || op == 0xe9) && opsize16)
 			return 0;
 		if (is64 && op >= 0x40 && op <= 0x4f)
-			return 0;      /* a second REX: the first one is ignored */
+			return 0; /* a second REX: the first one is ignored */
 	}
 	if (form == OTHER)
 		return 0;

@@ -31,9 +31,8 @@ struct pointer_words {
 	size_t n, cap;
 };
 
-
 static const char *const skipped[] = { ".eh_frame", ".eh_frame_hdr", ".gcc_except_table",
-				       ".dynamic", ".got.plt", ".interp" };
+				       ".dynamic",  ".got.plt",	     ".interp" };
 
 static bool scanned(const char *name, const GElf_Shdr *sh)
 {
@@ -49,7 +48,6 @@ static bool scanned(const char *name, const GElf_Shdr *sh)
 	return strncmp(name, ".note", 5) != 0;
 }
 
-
 /* Only the three entry points: other words of the page's range are no pointer anyone
  * calls (bytes of a GPU fatbin, a page bound kept for a comparison). */
 static void vsyscall_word(struct code_ctx *c, uint64_t a, uint64_t v)
@@ -58,14 +56,14 @@ static void vsyscall_word(struct code_ctx *c, uint64_t a, uint64_t v)
 		return;
 	code_finding(c, "vsyscall-data", a, "data-pointer",
 		     "data word holds vsyscall address 0x%llx (%s), which a CET kernel does "
-		     "not emulate", (unsigned long long)v, vsyscall_name(v));
+		     "not emulate",
+		     (unsigned long long)v, vsyscall_name(v));
 }
 
 /* The vsyscall words of a section that holds no code pointers worth a look. Their top
  * six bytes are 60 ff ff ff ff ff: memmem finds them far faster than a loop over every
  * word of data. */
-static void scan_vsyscall_words(struct code_ctx *c, const GElf_Shdr *sh,
-				const unsigned char *p)
+static void scan_vsyscall_words(struct code_ctx *c, const GElf_Shdr *sh, const unsigned char *p)
 {
 	static const unsigned char top[] = { 0x60, 0xff, 0xff, 0xff, 0xff, 0xff };
 	const unsigned char *q = p + 2, *end = p + sh->sh_size;

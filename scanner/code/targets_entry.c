@@ -11,8 +11,7 @@
 #define DT_PREINIT_ARRAYSZ 33
 #endif
 
-static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size,
-			  enum evidence via)
+static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size, enum evidence via)
 {
 	uint64_t i, off, avail;
 
@@ -26,14 +25,13 @@ static void array_entries(struct code_ctx *c, uint64_t addr, uint64_t size,
 		uint64_t v;
 
 		/* 0 and -1 are the terminators some linkers still write. */
-		if (code_read_word(c, addr + i, &v) && v && v != (c->is64 ? ~0ull : 0xffffffffull) &&
-		    code_range_of(c, v))
+		if (code_read_word(c, addr + i, &v) && v &&
+		    v != (c->is64 ? ~0ull : 0xffffffffull) && code_range_of(c, v))
 			code_add_target(c, v, via, addr + i);
 	}
 }
 
-static void dynamic_array(struct code_ctx *c, int64_t tag, int64_t sztag,
-			  enum evidence via)
+static void dynamic_array(struct code_ctx *c, int64_t tag, int64_t sztag, enum evidence via)
 {
 	uint64_t addr, size;
 

@@ -35,7 +35,7 @@ static void lsda_landing_pads(struct code_ctx *c, const struct fde_info *f)
 		dw_pointer(&cur, cs_enc & 0x0f); /* call-site start, relative to the function */
 		dw_pointer(&cur, cs_enc & 0x0f); /* its length */
 		lp = dw_pointer(&cur, cs_enc & 0x0f);
-		dw_uleb(&cur);                   /* action */
+		dw_uleb(&cur); /* action */
 		if (!cur.bad && lp && code_range_of(c, lpstart + lp))
 			code_add_target(c, lpstart + lp, VIA_LANDING_PAD, f->start);
 	}

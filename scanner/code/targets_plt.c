@@ -59,7 +59,8 @@ static bool entry_slot(const struct code_ctx *c, uint64_t entry, uint64_t size, 
 			return true;
 		}
 		if (!c->is64 && p[i + 1] == 0xa3) {
-			*slot = (got + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) & 0xffffffffu;
+			*slot = (got + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) &
+				0xffffffffu;
 			return true;
 		}
 	}
@@ -77,8 +78,7 @@ static uint64_t plt_extent(const struct code_ctx *c, const GElf_Shdr *sh)
 	return sh->sh_size < avail ? sh->sh_size : avail;
 }
 
-static void name_entries(struct code_ctx *c, const GElf_Shdr *sh, uint64_t entsize,
-			 uint64_t first)
+static void name_entries(struct code_ctx *c, const GElf_Shdr *sh, uint64_t entsize, uint64_t first)
 {
 	uint64_t e, size = plt_extent(c, sh);
 
@@ -132,8 +132,7 @@ void targets_plt(struct code_ctx *c)
 	if (!ps.has_plt || ps.has_plt_sec || c->bind_now)
 		return;
 	for (i = 0; i < c->ntargets; i++)
-		if (c->targets[i].via == VIA_PLT &&
-		    c->targets[i].addr >= ps.plt.sh_addr &&
+		if (c->targets[i].via == VIA_PLT && c->targets[i].addr >= ps.plt.sh_addr &&
 		    c->targets[i].addr < ps.plt.sh_addr + ps.plt.sh_size)
 			lazy++;
 	if (!lazy)
@@ -141,5 +140,6 @@ void targets_plt(struct code_ctx *c)
 	drop_lazy_slots(c, &ps.plt);
 	code_finding(c, "ibt-non-ibt-plt", ps.plt.sh_addr, "plt",
 		     "lazy binding through a PLT without ENDBR (no .plt.sec, not BIND_NOW): "
-		     "the PLT's tracked jmp *GOT lands on %zu lazy slot(s) without ENDBR", lazy);
+		     "the PLT's tracked jmp *GOT lands on %zu lazy slot(s) without ENDBR",
+		     lazy);
 }

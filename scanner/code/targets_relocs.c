@@ -31,19 +31,29 @@ static enum reloc_kind kind_of(const struct code_ctx *c, uint32_t type)
 {
 	if (c->is64) {
 		switch (type) {
-		case R_X86_64_64: return RK_ABS;
-		case R_X86_64_GLOB_DAT: return RK_GLOB_DAT;
-		case R_X86_64_JUMP_SLOT: return RK_JUMP_SLOT;
-		case R_X86_64_RELATIVE: return RK_RELATIVE;
-		case R_X86_64_IRELATIVE: return RK_IRELATIVE;
+		case R_X86_64_64:
+			return RK_ABS;
+		case R_X86_64_GLOB_DAT:
+			return RK_GLOB_DAT;
+		case R_X86_64_JUMP_SLOT:
+			return RK_JUMP_SLOT;
+		case R_X86_64_RELATIVE:
+			return RK_RELATIVE;
+		case R_X86_64_IRELATIVE:
+			return RK_IRELATIVE;
 		}
 	} else {
 		switch (type) {
-		case R_386_32: return RK_ABS;
-		case R_386_GLOB_DAT: return RK_GLOB_DAT;
-		case R_386_JMP_SLOT: return RK_JUMP_SLOT;
-		case R_386_RELATIVE: return RK_RELATIVE;
-		case R_386_IRELATIVE: return RK_IRELATIVE;
+		case R_386_32:
+			return RK_ABS;
+		case R_386_GLOB_DAT:
+			return RK_GLOB_DAT;
+		case R_386_JMP_SLOT:
+			return RK_JUMP_SLOT;
+		case R_386_RELATIVE:
+			return RK_RELATIVE;
+		case R_386_IRELATIVE:
+			return RK_IRELATIVE;
 		}
 	}
 	return RK_OTHER;
@@ -116,8 +126,8 @@ static void name_slot(struct code_ctx *c, uint64_t slot, const char *name)
 	addr_map_put(&c->slot_symbol, slot, c->nslot_names++);
 }
 
-static void one_reloc(struct code_ctx *c, const struct dynsyms *ds, uint64_t offset,
-		      uint32_t type, uint32_t symidx, int64_t addend, bool rela)
+static void one_reloc(struct code_ctx *c, const struct dynsyms *ds, uint64_t offset, uint32_t type,
+		      uint32_t symidx, int64_t addend, bool rela)
 {
 	enum reloc_kind k = kind_of(c, type);
 	uint64_t value = 0, symval = 0, inplace = 0;
@@ -247,8 +257,7 @@ static void section_relocs(struct code_ctx *c, const struct dynsyms *ds)
 	for (sec = c->m->sections; sec < c->m->sections + c->m->nsections; sec++) {
 		const GElf_Shdr sh = sec->sh;
 
-		if (!(sh.sh_flags & SHF_ALLOC) ||
-		    (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL))
+		if (!(sh.sh_flags & SHF_ALLOC) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL))
 			continue;
 		table(c, ds, sh.sh_addr, sh.sh_size, sh.sh_type == SHT_RELA);
 	}

@@ -20,9 +20,17 @@ struct elf_raw_ehdr {
 
 /* Fields rewritten one at a time: their offsets come from elf_field_offset. */
 enum elf_field {
-	ELF_E_PHOFF, ELF_E_SHOFF, ELF_E_PHNUM, ELF_E_SHNUM,
-	ELF_P_OFFSET, ELF_P_VADDR, ELF_P_PADDR, ELF_P_FILESZ, ELF_P_MEMSZ,
-	ELF_SH_TYPE, ELF_SH_SIZE,
+	ELF_E_PHOFF,
+	ELF_E_SHOFF,
+	ELF_E_PHNUM,
+	ELF_E_SHNUM,
+	ELF_P_OFFSET,
+	ELF_P_VADDR,
+	ELF_P_PADDR,
+	ELF_P_FILESZ,
+	ELF_P_MEMSZ,
+	ELF_SH_TYPE,
+	ELF_SH_SIZE,
 };
 
 /* Byte offset of FIELD inside its header, for the class IS64. */

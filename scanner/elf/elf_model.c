@@ -25,11 +25,11 @@ static void libelf_init(void)
 }
 
 /* Status ST, with ERR saying why. */
-static enum elf_open_status fail(struct elfcet_error *err, enum elf_open_status st,
-				 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static enum elf_open_status fail(struct elfcet_error *err, enum elf_open_status st, const char *fmt,
+				 ...) __attribute__((format(printf, 3, 4)));
 
-static enum elf_open_status fail(struct elfcet_error *err, enum elf_open_status st,
-				 const char *fmt, ...)
+static enum elf_open_status fail(struct elfcet_error *err, enum elf_open_status st, const char *fmt,
+				 ...)
 {
 	va_list ap;
 
@@ -80,7 +80,6 @@ static enum elf_kind classify(const struct elf_model *m)
 	return ELF_KIND_SHARED;
 }
 
-
 /* Reads the section headers once, so that the analyses look sections up instead of
  * each walking the table through libelf. False only when out of memory. */
 static bool index_sections(struct elf_model *m)
@@ -110,8 +109,7 @@ static bool index_sections(struct elf_model *m)
 /* Entries in the symbol table SEC, as libelf reads them. */
 static size_t symbol_count(const struct elf_section *sec, Elf_Data **data)
 {
-	if ((sec->sh.sh_type != SHT_SYMTAB && sec->sh.sh_type != SHT_DYNSYM) ||
-	    !sec->sh.sh_entsize)
+	if ((sec->sh.sh_type != SHT_SYMTAB && sec->sh.sh_type != SHT_DYNSYM) || !sec->sh.sh_entsize)
 		return 0;
 	*data = elf_getdata(sec->scn, NULL);
 	return *data ? sec->sh.sh_size / sec->sh.sh_entsize : 0;
@@ -142,10 +140,14 @@ static bool index_symbols(struct elf_model *m)
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
 			*s = (struct elf_symbol){
-				.value = sym.st_value, .size = sym.st_size,
+				.value = sym.st_value,
+				.size = sym.st_size,
 				.name = elf_strptr(m->elf, sec->sh.sh_link, sym.st_name),
-				.table = sec, .index = (uint32_t)i, .shndx = sym.st_shndx,
-				.type = GELF_ST_TYPE(sym.st_info), .bind = GELF_ST_BIND(sym.st_info),
+				.table = sec,
+				.index = (uint32_t)i,
+				.shndx = sym.st_shndx,
+				.type = GELF_ST_TYPE(sym.st_info),
+				.bind = GELF_ST_BIND(sym.st_info),
 				.visibility = GELF_ST_VISIBILITY(sym.st_other),
 			};
 			m->nsymbols++;
@@ -211,8 +213,7 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	if (elf_kind(m->elf) != ELF_K_ELF)
 		return fail(err, ELF_OPEN_ERROR, "damaged ELF header");
 	if (!gelf_getehdr(m->elf, &eh))
-		return fail(err, ELF_OPEN_ERROR, "damaged ELF header: %s",
-				 elf_errmsg(-1));
+		return fail(err, ELF_OPEN_ERROR, "damaged ELF header: %s", elf_errmsg(-1));
 	m->elf_class = gelf_getclass(m->elf);
 	m->machine = eh.e_machine;
 	m->e_type = eh.e_type;
@@ -227,10 +228,9 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	    !(m->elf_class == ELFCLASS32 && m->machine == EM_386)) {
 		if (m->elf_class == ELFCLASS32 && m->machine == EM_X86_64)
 			return fail(err, ELF_OPEN_SKIPPED, "x32 ABI: skipped");
-		return fail(err, ELF_OPEN_SKIPPED,
-				 "machine %s (%u), ELFCLASS%d: not x86, skipped",
-				 elf_machine_name(m->machine), m->machine,
-				 m->elf_class == ELFCLASS64 ? 64 : 32);
+		return fail(err, ELF_OPEN_SKIPPED, "machine %s (%u), ELFCLASS%d: not x86, skipped",
+			    elf_machine_name(m->machine), m->machine,
+			    m->elf_class == ELFCLASS64 ? 64 : 32);
 	}
 	why = elf_type_problem(m->e_type);
 	if (why)
@@ -238,7 +238,7 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 
 	if (elf_getphdrnum(m->elf, &m->phnum) != 0)
 		return fail(err, ELF_OPEN_ERROR, "damaged program header table: %s",
-				 elf_errmsg(-1));
+			    elf_errmsg(-1));
 	if (m->phnum) {
 		m->phdrs = calloc(m->phnum, sizeof(*m->phdrs));
 		if (!m->phdrs)
@@ -247,12 +247,11 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	for (i = 0; i < m->phnum; i++) {
 		if (!gelf_getphdr(m->elf, (int)i, &m->phdrs[i]))
 			return fail(err, ELF_OPEN_ERROR,
-					 "program header table lies outside the file");
+				    "program header table lies outside the file");
 	}
 	/* A damaged section header table is reported by the analyses that need it;
 	 * the program headers are what the kernel and the loader use. */
-	if (elf_getshdrnum(m->elf, &m->shnum) != 0 ||
-	    elf_getshdrstrndx(m->elf, &m->shstrndx) != 0)
+	if (elf_getshdrnum(m->elf, &m->shnum) != 0 || elf_getshdrstrndx(m->elf, &m->shstrndx) != 0)
 		m->shnum = 0;
 	if (!index_sections(m) || !index_symbols(m))
 		return fail(err, ELF_OPEN_ERROR, "out of memory");
@@ -266,13 +265,13 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	for (i = 0; i < m->phnum; i++) {
 		const GElf_Phdr *ph = &m->phdrs[i];
 
-		if (ph->p_type == PT_LOAD && (ph->p_offset > m->size ||
-					      ph->p_filesz > m->size - ph->p_offset))
+		if (ph->p_type == PT_LOAD &&
+		    (ph->p_offset > m->size || ph->p_filesz > m->size - ph->p_offset))
 			return fail(err, ELF_OPEN_ERROR,
-					 "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
-					 "bytes) runs past the end of the file (%zu bytes)",
-					 i, (unsigned long long)ph->p_offset,
-					 (unsigned long long)ph->p_filesz, m->size);
+				    "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
+				    "bytes) runs past the end of the file (%zu bytes)",
+				    i, (unsigned long long)ph->p_offset,
+				    (unsigned long long)ph->p_filesz, m->size);
 	}
 	m->kind = classify(m);
 	return ELF_OPEN_OK;
@@ -288,8 +287,7 @@ static enum elf_open_status open_image(struct elf_model *m, struct elfcet_error 
 	if (m->data[EI_CLASS] != ELFCLASS32 && m->data[EI_CLASS] != ELFCLASS64)
 		return fail(err, ELF_OPEN_ERROR, "bad ELF class byte %u", m->data[EI_CLASS]);
 	if (m->size < (m->data[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
-		return fail(err, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)",
-				 m->size);
+		return fail(err, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)", m->size);
 	st = load_headers(m, err);
 	if (st != ELF_OPEN_OK) {
 		free(m->phdrs);
@@ -339,11 +337,11 @@ static enum elf_open_status open_regular(const char *path, int *fdp, struct stat
 		st = fail(err, ELF_OPEN_NOT_ELF, "not an ELF file");
 		goto out_close;
 	}
-	if (n < (ssize_t)sizeof(magic) || (uint64_t)sb->st_size < (magic[EI_CLASS] == ELFCLASS64
-								 ? sizeof(Elf64_Ehdr)
-								 : sizeof(Elf32_Ehdr))) {
+	if (n < (ssize_t)sizeof(magic) ||
+	    (uint64_t)sb->st_size <
+		    (magic[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr))) {
 		st = fail(err, ELF_OPEN_ERROR, "truncated ELF header (%lld bytes)",
-			       (long long)sb->st_size);
+			  (long long)sb->st_size);
 		goto out_close;
 	}
 	*fdp = fd;
@@ -384,7 +382,8 @@ enum elf_open_status elf_model_open(struct elf_model *m, const char *path, struc
 }
 
 enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name,
-					   const unsigned char *data, size_t size, struct elfcet_error *err)
+					   const unsigned char *data, size_t size,
+					   struct elfcet_error *err)
 {
 	enum elf_open_status st;
 
@@ -407,7 +406,8 @@ enum elf_open_status elf_model_open_memory(struct elf_model *m, const char *name
 	return st;
 }
 
-enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, struct elfcet_error *err)
+enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path,
+					 struct elfcet_error *err)
 {
 	enum elf_open_status st;
 	unsigned char *copy;
@@ -424,7 +424,7 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 	if (!copy) {
 		close(fd);
 		return fail(err, ELF_OPEN_ERROR, "out of memory for %lld bytes",
-				 (long long)sb.st_size);
+			    (long long)sb.st_size);
 	}
 	/* A file cut short by another process while it is read is an error, not a signal. */
 	while (got < (size_t)sb.st_size) {
@@ -433,11 +433,11 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path, 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			st = n < 0 ? fail(err, ELF_OPEN_ERROR, "cannot read: %s",
-					       strerror(errno))
-				   : fail(err, ELF_OPEN_ERROR, "the file shrank while "
-					       "being read (%zu of %lld bytes)", got,
-					       (long long)sb.st_size);
+			st = n < 0 ? fail(err, ELF_OPEN_ERROR, "cannot read: %s", strerror(errno))
+				   : fail(err, ELF_OPEN_ERROR,
+					  "the file shrank while "
+					  "being read (%zu of %lld bytes)",
+					  got, (long long)sb.st_size);
 			close(fd);
 			free(copy);
 			return st;
@@ -466,8 +466,7 @@ void elf_model_close(struct elf_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const unsigned char *elf_model_file_bytes(const struct elf_model *m, uint64_t off,
-					  uint64_t len)
+const unsigned char *elf_model_file_bytes(const struct elf_model *m, uint64_t off, uint64_t len)
 {
 	if (off > m->size || len > m->size - off)
 		return NULL;
@@ -498,8 +497,7 @@ bool elf_model_vaddr_to_offset(const struct elf_model *m, uint64_t vaddr, uint64
 	return false;
 }
 
-const unsigned char *elf_model_vaddr_bytes(const struct elf_model *m, uint64_t vaddr,
-					   uint64_t len)
+const unsigned char *elf_model_vaddr_bytes(const struct elf_model *m, uint64_t vaddr, uint64_t len)
 {
 	uint64_t off, avail;
 
@@ -532,8 +530,8 @@ const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type)
 	return NULL;
 }
 
-bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag,
-			    uint64_t *value, uint64_t *value_at)
+bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag, uint64_t *value,
+			    uint64_t *value_at)
 {
 	const GElf_Phdr *dyn = elf_model_find_phdr(m, PT_DYNAMIC);
 	bool is64 = m->elf_class == ELFCLASS64;

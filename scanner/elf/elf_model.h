@@ -16,64 +16,64 @@
 
 enum elf_open_status {
 	ELF_OPEN_OK,
-	ELF_OPEN_NOT_ELF,     /* no ELF magic: skipped silently inside directories */
-	ELF_OPEN_SKIPPED,     /* a valid ELF file elfcet does not audit (other machine, ET_REL) */
-	ELF_OPEN_ERROR,       /* unreadable or damaged: the message says why */
+	ELF_OPEN_NOT_ELF, /* no ELF magic: skipped silently inside directories */
+	ELF_OPEN_SKIPPED, /* a valid ELF file elfcet does not audit (other machine, ET_REL) */
+	ELF_OPEN_ERROR,	  /* unreadable or damaged: the message says why */
 };
 
 /* What kind of program or library the file is, as a packager would call it. */
 enum elf_kind {
-	ELF_KIND_EXEC,        /* ET_EXEC with an interpreter */
-	ELF_KIND_STATIC,      /* ET_EXEC without an interpreter */
-	ELF_KIND_PIE,         /* ET_DYN with an interpreter */
-	ELF_KIND_STATIC_PIE,  /* ET_DYN without an interpreter, DF_1_PIE set */
-	ELF_KIND_SHARED,      /* ET_DYN without an interpreter: a library or ld.so itself */
+	ELF_KIND_EXEC,	     /* ET_EXEC with an interpreter */
+	ELF_KIND_STATIC,     /* ET_EXEC without an interpreter */
+	ELF_KIND_PIE,	     /* ET_DYN with an interpreter */
+	ELF_KIND_STATIC_PIE, /* ET_DYN without an interpreter, DF_1_PIE set */
+	ELF_KIND_SHARED,     /* ET_DYN without an interpreter: a library or ld.so itself */
 };
 
 /* One section header, read when the file is opened. */
 struct elf_section {
 	Elf_Scn *scn;
 	GElf_Shdr sh;
-	const char *name;             /* NULL when the name cannot be read */
-	size_t index;                 /* in the section header table */
-	uint64_t header_offset;       /* file offset of the header: e_shoff + index * e_shentsize */
+	const char *name;	/* NULL when the name cannot be read */
+	size_t index;		/* in the section header table */
+	uint64_t header_offset; /* file offset of the header: e_shoff + index * e_shentsize */
 };
 
 /* One entry of a symbol table (SHT_SYMTAB or SHT_DYNSYM), decoded when the file is
  * opened so that no analysis walks the tables through libelf again. */
 struct elf_symbol {
-	uint64_t value;               /* first: sort_by_address orders by it */
+	uint64_t value; /* first: sort_by_address orders by it */
 	uint64_t size;
-	const char *name;             /* NULL when the name cannot be read */
-	const struct elf_section *table;  /* the table holding it */
-	uint32_t index;               /* its index in that table */
-	uint16_t shndx;               /* st_shndx */
+	const char *name;		 /* NULL when the name cannot be read */
+	const struct elf_section *table; /* the table holding it */
+	uint32_t index;			 /* its index in that table */
+	uint16_t shndx;			 /* st_shndx */
 	unsigned char type, bind, visibility;
 };
 
 struct elf_model {
 	const char *path;
-	const unsigned char *data;    /* the whole file, mapped read-only or in memory */
-	unsigned char *owned;         /* the copy elf_model_open_copy read, freed on close */
+	const unsigned char *data; /* the whole file, mapped read-only or in memory */
+	unsigned char *owned;	   /* the copy elf_model_open_copy read, freed on close */
 	size_t size;
 	Elf *elf;
-	int elf_class;                /* ELFCLASS32 or ELFCLASS64 */
-	uint16_t machine;             /* EM_386 or EM_X86_64 */
-	uint16_t e_type;              /* ET_EXEC or ET_DYN */
+	int elf_class;	  /* ELFCLASS32 or ELFCLASS64 */
+	uint16_t machine; /* EM_386 or EM_X86_64 */
+	uint16_t e_type;  /* ET_EXEC or ET_DYN */
 	enum elf_kind kind;
 	uint64_t entry;
 	GElf_Phdr *phdrs;
 	size_t phnum;
-	uint64_t phoff, shoff;        /* e_phoff and e_shoff: where the header tables lie */
+	uint64_t phoff, shoff; /* e_phoff and e_shoff: where the header tables lie */
 	uint16_t phentsize, shentsize;
-	size_t shnum;                 /* 0 when the section header table is absent or unusable */
+	size_t shnum; /* 0 when the section header table is absent or unusable */
 	size_t shstrndx;
 	struct elf_section *sections; /* the readable headers after the null section, in order */
 	size_t nsections;
-	struct elf_symbol *symbols;   /* every table's entries but the null one, in table order */
+	struct elf_symbol *symbols; /* every table's entries but the null one, in table order */
 	size_t nsymbols;
-	struct elf_symbol *symbols_by_addr;  /* the same, by value (table order within a value) */
-	const char *interp;           /* NUL-terminated inside the mapping, or NULL */
+	struct elf_symbol *symbols_by_addr; /* the same, by value (table order within a value) */
+	const char *interp;		    /* NUL-terminated inside the mapping, or NULL */
 	bool has_dynamic;
 };
 
@@ -93,8 +93,7 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path,
 void elf_model_close(struct elf_model *m);
 
 /* Pointer to LEN bytes at file offset OFF, or NULL when they are not all in the file. */
-const unsigned char *elf_model_file_bytes(const struct elf_model *m, uint64_t off,
-					  uint64_t len);
+const unsigned char *elf_model_file_bytes(const struct elf_model *m, uint64_t off, uint64_t len);
 
 /* File offset of virtual address VADDR through the PT_LOAD that maps it from the file,
  * with the number of file-backed bytes available from there; false when none does. */
@@ -102,8 +101,7 @@ bool elf_model_vaddr_to_offset(const struct elf_model *m, uint64_t vaddr, uint64
 			       uint64_t *avail);
 
 /* Pointer to LEN file-backed bytes at VADDR, or NULL. */
-const unsigned char *elf_model_vaddr_bytes(const struct elf_model *m, uint64_t vaddr,
-					   uint64_t len);
+const unsigned char *elf_model_vaddr_bytes(const struct elf_model *m, uint64_t vaddr, uint64_t len);
 
 /* True when VADDR lies in an executable PT_LOAD (what the CPU could branch to). */
 bool elf_model_vaddr_is_exec(const struct elf_model *m, uint64_t vaddr);
@@ -135,8 +133,8 @@ const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type);
 
 /* Reads PT_DYNAMIC's entry *I (0 to start) and advances *I: false at DT_NULL or at the
  * end. VALUE_AT, when not NULL, gets the file offset of the entry's value (mark moves it). */
-bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag,
-			    uint64_t *value, uint64_t *value_at);
+bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag, uint64_t *value,
+			    uint64_t *value_at);
 
 /* Value of dynamic tag TAG from PT_DYNAMIC; false when absent. */
 bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value);

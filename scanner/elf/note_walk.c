@@ -32,6 +32,6 @@ bool note_next(const unsigned char *bytes, uint64_t size, unsigned align, uint64
 
 bool note_is_gnu_property(const struct elf_note_view *note)
 {
-	return note->namesz == 4 && note->type == NOTE_TYPE_GNU_PROPERTY &&
-	       note->name_in_bounds && memcmp(note->name, NOTE_NAME_GNU, 4) == 0;
+	return note->namesz == 4 && note->type == NOTE_TYPE_GNU_PROPERTY && note->name_in_bounds &&
+	       memcmp(note->name, NOTE_NAME_GNU, 4) == 0;
 }

@@ -7,13 +7,13 @@
 
 struct elf_note_view {
 	uint32_t namesz, descsz, type;
-	uint64_t offset;        /* of the note header, from the start of the walked bytes */
-	uint64_t desc_offset;   /* of the descriptor, likewise */
-	uint64_t next_offset;   /* of the next note */
+	uint64_t offset;      /* of the note header, from the start of the walked bytes */
+	uint64_t desc_offset; /* of the descriptor, likewise */
+	uint64_t next_offset; /* of the next note */
 	const unsigned char *name;
 	const unsigned char *desc;
-	bool name_in_bounds;    /* the whole name lies inside the walked bytes */
-	bool desc_in_bounds;    /* the whole descriptor lies inside the walked bytes */
+	bool name_in_bounds; /* the whole name lies inside the walked bytes */
+	bool desc_in_bounds; /* the whole descriptor lies inside the walked bytes */
 };
 
 /* Reads the note at *POS of BYTES[0..SIZE) with notes padded to ALIGN (4 or 8) and

@@ -71,7 +71,7 @@ static bool has_problem(const struct problem_list *list, const char *rule)
 struct verify_ctx {
 	const struct mark_options *opt;
 	const struct mark_result *res;
-	const struct elf_model *before;   /* the original, read into memory */
+	const struct elf_model *before; /* the original, read into memory */
 };
 
 /* The written file, read back into memory, as the loaders would see it. */
@@ -123,8 +123,9 @@ static int verify_written(const char *tmp, void *p, struct elfcet_error *err)
 	}
 	if (plan->new_present && (after.props.kernel.feature_1_and != plan->new_bits ||
 				  after.props.glibc.feature_1_and != plan->new_bits)) {
-		error_set(err, "the kernel or ld.so would read the result differently "
-			       "(kernel 0x%x, ld.so 0x%x)",
+		error_set(err,
+			  "the kernel or ld.so would read the result differently "
+			  "(kernel 0x%x, ld.so 0x%x)",
 			  after.props.kernel.feature_1_and, after.props.glibc.feature_1_and);
 		goto out;
 	}
@@ -152,7 +153,8 @@ static int check_plan(const struct elf_model *m, const struct mark_plan *plan,
 
 	if (mark_view_plan_safe(m, plan, err) != 0)
 		return -1;
-	if (elf_model_open_memory(&after, m->path, plan->edit.image, plan->edit.size, &msg) != ELF_OPEN_OK)
+	if (elf_model_open_memory(&after, m->path, plan->edit.image, plan->edit.size, &msg) !=
+	    ELF_OPEN_OK)
 		return error_set(err, "the planned file would not read back: %s", msg.text);
 	rc = mark_view_compare(m, &after, plan, err);
 	elf_model_close(&after);
@@ -243,9 +245,10 @@ enum mark_status mark_file(const char *path, const struct mark_options *opt,
 		goto done;
 	}
 	/* Only bits that are newly set need the audit's consent; clearing is always safe. */
-	res->blocked = mark_blocked_bits(&res->audit, &(struct mark_request){
-						 .set = opt->req.set & ~res->plan.old_bits,
-						 .clear = opt->req.clear });
+	res->blocked =
+		mark_blocked_bits(&res->audit,
+				  &(struct mark_request){ .set = opt->req.set & ~res->plan.old_bits,
+							  .clear = opt->req.clear });
 	if (res->blocked) {
 		if (!opt->force) {
 			res->status = MARK_REFUSED;

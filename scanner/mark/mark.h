@@ -13,30 +13,30 @@ struct rule_set;
 
 struct mark_options {
 	struct mark_request req;
-	bool force;                  /* mark even when the audit finds blockers */
-	bool dry_run;                /* plan and report, write nothing */
-	const char *backup_suffix;   /* NULL: no backup */
+	bool force;		   /* mark even when the audit finds blockers */
+	bool dry_run;		   /* plan and report, write nothing */
+	const char *backup_suffix; /* NULL: no backup */
 	bool preserve_timestamps;
 	const struct rule_set *rules;
 };
 
 enum mark_status {
-	MARK_DONE,        /* written (or, with dry_run, would be) */
-	MARK_UNCHANGED,   /* already carries the requested bits: nothing written */
-	MARK_REFUSED,     /* the audit found blockers and --force was not given */
-	MARK_UNSAFE,      /* the change would move or overwrite bytes another header refers
+	MARK_DONE,	/* written (or, with dry_run, would be) */
+	MARK_UNCHANGED, /* already carries the requested bits: nothing written */
+	MARK_REFUSED,	/* the audit found blockers and --force was not given */
+	MARK_UNSAFE,	/* the change would move or overwrite bytes another header refers
 			   * to, or change how the file loads: MESSAGE says which; untouched */
-	MARK_FAILED,      /* unreadable, damaged, unsafe to rewrite, or an I/O error */
+	MARK_FAILED,	/* unreadable, damaged, unsafe to rewrite, or an I/O error */
 };
 
 struct mark_result {
 	enum mark_status status;
-	char *target;                /* the file actually rewritten (symlinks resolved) */
-	struct elfcet_error error;   /* for FAILED and UNSAFE: why, without the file name */
-	uint32_t blocked;            /* requested bits the audit does not allow */
-	bool forced;                 /* blockers were overridden by force */
-	struct file_report audit;    /* the audit of the original: verdicts and findings */
-	struct mark_plan plan;       /* its image is freed; layout, bits and ranges remain */
+	char *target;		   /* the file actually rewritten (symlinks resolved) */
+	struct elfcet_error error; /* for FAILED and UNSAFE: why, without the file name */
+	uint32_t blocked;	   /* requested bits the audit does not allow */
+	bool forced;		   /* blockers were overridden by force */
+	struct file_report audit;  /* the audit of the original: verdicts and findings */
+	struct mark_plan plan;	   /* its image is freed; layout, bits and ranges remain */
 };
 
 /* Plans REQ for M and checks the plan (mark_view.h): 0 when it may be written (or there

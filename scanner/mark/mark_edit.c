@@ -50,7 +50,8 @@ bool mark_edit_covers(const struct mark_edit *edit, uint64_t off)
 	size_t i;
 
 	for (i = 0; i < edit->nranges; i++)
-		if (off >= edit->ranges[i].offset && off - edit->ranges[i].offset < edit->ranges[i].len)
+		if (off >= edit->ranges[i].offset &&
+		    off - edit->ranges[i].offset < edit->ranges[i].len)
 			return true;
 	return off >= edit->orig_size;
 }

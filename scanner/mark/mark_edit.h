@@ -18,9 +18,9 @@ struct mark_range {
 };
 
 struct mark_edit {
-	unsigned char *image;             /* the whole new file */
+	unsigned char *image; /* the whole new file */
 	uint64_t size, orig_size;
-	struct mark_range *ranges;        /* sorted, disjoint; the space appended after the
+	struct mark_range *ranges; /* sorted, disjoint; the space appended after the
 					   * original is changed as a whole and not listed */
 	size_t nranges, cap;
 };

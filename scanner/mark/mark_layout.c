@@ -17,10 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOTE_HEADER_SIZE 16u        /* namesz, descsz, type, "GNU\0" */
+#define NOTE_HEADER_SIZE 16u /* namesz, descsz, type, "GNU\0" */
 
-static void put_word(struct mark_plan *plan, bool is64, uint64_t off, uint64_t v,
-		     const char *what)
+static void put_word(struct mark_plan *plan, bool is64, uint64_t off, uint64_t v, const char *what)
 {
 	unsigned char b[8];
 
@@ -66,8 +65,8 @@ static long note_section(const unsigned char *table, size_t count, bool is64, ui
 		GElf_Shdr sh;
 
 		elf_shdr_decode(table + i * elf_shdr_size(is64), is64, &sh);
-		if (sh.sh_type != SHT_NOTE || sh.sh_offset > off || sh.sh_offset + sh.sh_size < end ||
-		    sh.sh_size == 0)
+		if (sh.sh_type != SHT_NOTE || sh.sh_offset > off ||
+		    sh.sh_offset + sh.sh_size < end || sh.sh_size == 0)
 			continue;
 		return sh.sh_offset == off && sh.sh_offset + sh.sh_size == end ? (long)i : -2;
 	}
@@ -115,20 +114,26 @@ static int drop_note(const struct elf_model *m, const struct elf_raw_ehdr *eh, l
 			continue;
 		}
 		if (ph->p_offset == off) {
-			put_word(plan, is64, at + elf_field_offset(ELF_P_OFFSET, is64), ph->p_offset + n, "p_offset");
-			put_word(plan, is64, at + elf_field_offset(ELF_P_VADDR, is64), ph->p_vaddr + n, "p_vaddr");
-			put_word(plan, is64, at + elf_field_offset(ELF_P_PADDR, is64), ph->p_paddr + n, "p_paddr");
+			put_word(plan, is64, at + elf_field_offset(ELF_P_OFFSET, is64),
+				 ph->p_offset + n, "p_offset");
+			put_word(plan, is64, at + elf_field_offset(ELF_P_VADDR, is64),
+				 ph->p_vaddr + n, "p_vaddr");
+			put_word(plan, is64, at + elf_field_offset(ELF_P_PADDR, is64),
+				 ph->p_paddr + n, "p_paddr");
 		}
-		put_word(plan, is64, at + elf_field_offset(ELF_P_FILESZ, is64), ph->p_filesz - n, "p_filesz");
-		put_word(plan, is64, at + elf_field_offset(ELF_P_MEMSZ, is64), ph->p_memsz - n, "p_memsz");
+		put_word(plan, is64, at + elf_field_offset(ELF_P_FILESZ, is64), ph->p_filesz - n,
+			 "p_filesz");
+		put_word(plan, is64, at + elf_field_offset(ELF_P_MEMSZ, is64), ph->p_memsz - n,
+			 "p_memsz");
 	}
 	if (sec >= 0) {
 		unsigned char type[4];
 
 		store_le32(type, SHT_PROGBITS);
-		mark_edit_put(&plan->edit, eh->shoff + (uint64_t)sec * eh->shentsize +
-				      elf_field_offset(ELF_SH_TYPE, eh->is64), type, 4,
-			      "section header sh_type");
+		mark_edit_put(&plan->edit,
+			      eh->shoff + (uint64_t)sec * eh->shentsize +
+				      elf_field_offset(ELF_SH_TYPE, eh->is64),
+			      type, 4, "section header sh_type");
 	}
 	for (i = off; i < end; i++)
 		mark_edit_put(&plan->edit, i, zero, 1, "dropped note");
@@ -136,7 +141,8 @@ static int drop_note(const struct elf_model *m, const struct elf_raw_ehdr *eh, l
 }
 
 int mark_layout_in_place(const struct elf_model *m, const struct property_note *note,
-			 const struct mark_desc *desc, struct mark_plan *plan, struct elfcet_error *err)
+			 const struct mark_desc *desc, struct mark_plan *plan,
+			 struct elfcet_error *err)
 {
 	uint64_t off = note->note_offset, old_size = NOTE_HEADER_SIZE + note->descsz;
 	uint64_t end = off + old_size, shrink = note->descsz - desc->size;
@@ -180,26 +186,26 @@ int mark_layout_in_place(const struct elf_model *m, const struct property_note *
 		if ((ph->p_type != PT_GNU_PROPERTY && ph->p_type != PT_NOTE) ||
 		    ph->p_offset > off || ph->p_offset + ph->p_filesz != end)
 			continue;
-		put_word(plan, eh.is64, at + elf_field_offset(ELF_P_FILESZ, eh.is64), ph->p_filesz - shrink,
-			 "program header p_filesz");
-		put_word(plan, eh.is64, at + elf_field_offset(ELF_P_MEMSZ, eh.is64), ph->p_memsz - shrink,
-			 "program header p_memsz");
+		put_word(plan, eh.is64, at + elf_field_offset(ELF_P_FILESZ, eh.is64),
+			 ph->p_filesz - shrink, "program header p_filesz");
+		put_word(plan, eh.is64, at + elf_field_offset(ELF_P_MEMSZ, eh.is64),
+			 ph->p_memsz - shrink, "program header p_memsz");
 	}
 	if (sec >= 0) {
 		GElf_Shdr sh;
 		uint64_t at = eh.shoff + (uint64_t)sec * eh.shentsize;
 
 		elf_shdr_decode(table + sec * elf_shdr_size(eh.is64), eh.is64, &sh);
-		put_word(plan, eh.is64, at + elf_field_offset(ELF_SH_SIZE, eh.is64), sh.sh_size - shrink,
-			 "section header sh_size");
+		put_word(plan, eh.is64, at + elf_field_offset(ELF_SH_SIZE, eh.is64),
+			 sh.sh_size - shrink, "section header sh_size");
 	}
 	return 0;
 }
 
 /* Symbols defined in the sections that moved follow them. Only tables of the class's
  * entry size are rewritten: their entries lie at index * size. */
-static void move_symbols(const struct elf_model *m, const struct elf_raw_ehdr *eh,
-			 size_t shcount, const struct room *r, struct mark_plan *plan)
+static void move_symbols(const struct elf_model *m, const struct elf_raw_ehdr *eh, size_t shcount,
+			 const struct room *r, struct mark_plan *plan)
 {
 	const struct elf_symbol *sym;
 	uint64_t entsize = elf_sym_size(eh->is64);
@@ -287,7 +293,7 @@ static int collect_phdrs(const struct elf_model *m, const struct property_note *
 				p.p_memsz -= cut;
 			} else {
 				return error_set(err, "a PT_NOTE holds the property note between "
-						 "other notes");
+						      "other notes");
 			}
 		}
 		if (p.p_type == PT_LOAD)
@@ -321,8 +327,11 @@ static void rebuild_phdrs(const struct elf_model *m, const struct property_note 
 		}
 	} else {
 		list->items[last_load + 1] = (GElf_Phdr){
-			.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = pl->seg_off,
-			.p_vaddr = pl->seg_vaddr, .p_paddr = pl->seg_vaddr + pl->pdelta,
+			.p_type = PT_LOAD,
+			.p_flags = PF_R,
+			.p_offset = pl->seg_off,
+			.p_vaddr = pl->seg_vaddr,
+			.p_paddr = pl->seg_vaddr + pl->pdelta,
 			.p_filesz = pl->c_off + pl->c_size - pl->seg_off,
 			.p_memsz = pl->c_off + pl->c_size - pl->seg_off,
 			.p_align = mark_place_page(m),
@@ -348,8 +357,8 @@ static void rebuild_phdrs(const struct elf_model *m, const struct property_note 
 		GElf_Phdr *p = &list->items[i];
 
 		if (pl->grown_in_place && list->from[i] >= 0 &&
-		    (p->p_type == PT_INTERP || p->p_type == PT_NOTE) &&
-		    p->p_offset >= room->from && p->p_offset < room->to) {
+		    (p->p_type == PT_INTERP || p->p_type == PT_NOTE) && p->p_offset >= room->from &&
+		    p->p_offset < room->to) {
 			p->p_offset += room->to_off - room->from;
 			p->p_vaddr += room->delta;
 			p->p_paddr += room->delta;
@@ -379,12 +388,12 @@ static void rebuild_phdrs(const struct elf_model *m, const struct property_note 
  * file without one, a new header at the end of a moved copy of the table (no other
  * index changes), with its name appended to a moved copy of the names when missing. */
 struct section_edit {
-	long sec;                     /* the note's section, or -1 */
-	bool add;                     /* a header is added */
-	GElf_Shdr strsh;              /* the section names' header */
+	long sec;	 /* the note's section, or -1 */
+	bool add;	 /* a header is added */
+	GElf_Shdr strsh; /* the section names' header */
 	const unsigned char *strtab;
-	uint64_t strtab_off, strtab_size;  /* where the names move, when they grow */
-	uint64_t shtab_off;           /* where the grown table goes */
+	uint64_t strtab_off, strtab_size; /* where the names move, when they grow */
+	uint64_t shtab_off;		  /* where the grown table goes */
 	uint32_t name_index;
 };
 
@@ -493,9 +502,9 @@ static void write_phdrs(const struct elf_model *m, const struct elf_raw_ehdr *eh
 }
 
 /* Writes the section header edits SE planned, for the note at PL. */
-static void edit_shdrs(const struct elf_raw_ehdr *eh, const unsigned char *shtab,
-		       size_t shcount, struct section_edit *se, const struct mark_place *pl,
-		       uint64_t note_size, struct mark_plan *plan, unsigned char *buf)
+static void edit_shdrs(const struct elf_raw_ehdr *eh, const unsigned char *shtab, size_t shcount,
+		       struct section_edit *se, const struct mark_place *pl, uint64_t note_size,
+		       struct mark_plan *plan, unsigned char *buf)
 {
 	size_t es = elf_shdr_size(eh->is64);
 	unsigned nalign = eh->is64 ? 8 : 4;
@@ -515,9 +524,13 @@ static void edit_shdrs(const struct elf_raw_ehdr *eh, const unsigned char *shtab
 	if (!se->add)
 		return;
 	sh = (GElf_Shdr){
-		.sh_name = se->name_index, .sh_type = SHT_NOTE, .sh_flags = SHF_ALLOC,
-		.sh_addr = pl->note_vaddr, .sh_offset = pl->note_off,
-		.sh_size = note_size, .sh_addralign = nalign,
+		.sh_name = se->name_index,
+		.sh_type = SHT_NOTE,
+		.sh_flags = SHF_ALLOC,
+		.sh_addr = pl->note_vaddr,
+		.sh_offset = pl->note_off,
+		.sh_size = note_size,
+		.sh_addralign = nalign,
 	};
 	/* From the image: headers of moved sections are already updated there. */
 	memcpy(buf, plan->edit.image + eh->shoff, shcount * es);
@@ -532,15 +545,14 @@ static void edit_shdrs(const struct elf_raw_ehdr *eh, const unsigned char *shtab
 	}
 	elf_shdr_encode(buf + shcount * es, eh->is64, &sh);
 	mark_edit_put(&plan->edit, se->shtab_off, buf, (shcount + 1) * es, "section header table");
-	put_word(plan, eh->is64, elf_field_offset(ELF_E_SHOFF, eh->is64), se->shtab_off,
-		 "e_shoff");
-	put_half(plan, elf_field_offset(ELF_E_SHNUM, eh->is64), (uint16_t)(shcount + 1),
-		 "e_shnum");
+	put_word(plan, eh->is64, elf_field_offset(ELF_E_SHOFF, eh->is64), se->shtab_off, "e_shoff");
+	put_half(plan, elf_field_offset(ELF_E_SHNUM, eh->is64), (uint16_t)(shcount + 1), "e_shnum");
 	plan->section_added = true;
 }
 
 int mark_layout_relocate(const struct elf_model *m, const struct property_note *note,
-			 const struct mark_desc *desc, struct mark_plan *plan, struct elfcet_error *err)
+			 const struct mark_desc *desc, struct mark_plan *plan,
+			 struct elfcet_error *err)
 {
 	uint64_t old_off = note ? note->note_offset : 0;
 	uint64_t old_end = note ? old_off + NOTE_HEADER_SIZE + note->descsz : 0;

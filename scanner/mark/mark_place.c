@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#define MAX_PADDING (1u << 20)      /* zero bytes we accept to add for the nicer placement */
+#define MAX_PADDING (1u << 20) /* zero bytes we accept to add for the nicer placement */
 
 /* The page size the file was linked for: the largest PT_LOAD alignment (at least 4 KiB). */
 uint64_t mark_place_page(const struct elf_model *m)
@@ -125,8 +125,8 @@ static uint64_t largest_symbol(const struct elf_model *m)
 	return largest;
 }
 
-static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset,
-			 uint64_t *vaddr, struct elfcet_error *err)
+static int place_segment(const struct elf_model *m, bool is64, uint64_t *offset, uint64_t *vaddr,
+			 struct elfcet_error *err)
 {
 	const GElf_Phdr *first = NULL;
 	uint64_t page = mark_place_page(m), maxend = 0, base, top, delta;
@@ -191,7 +191,8 @@ static const GElf_Phdr *load_holding(const struct elf_model *m, uint64_t off)
 	for (i = 0; i < m->phnum; i++) {
 		const GElf_Phdr *ph = &m->phdrs[i];
 
-		if (ph->p_type == PT_LOAD && ph->p_offset <= off && off < ph->p_offset + ph->p_filesz)
+		if (ph->p_type == PT_LOAD && ph->p_offset <= off &&
+		    off < ph->p_offset + ph->p_filesz)
 			return ph;
 	}
 	return NULL;
@@ -220,8 +221,8 @@ static bool dynamic_entry(const struct elf_model *m, int64_t tag, uint64_t value
  * the new note goes right after them. Binutils always writes the table right after the
  * ELF header, so this is the one kind of growth that strip and objcopy keep. */
 static int make_room(const struct elf_model *m, const struct elf_raw_ehdr *eh,
-		     const unsigned char *shtab, size_t shcount, uint64_t need,
-		     uint64_t note_size, unsigned nalign, bool at_end, struct room *r)
+		     const unsigned char *shtab, size_t shcount, uint64_t need, uint64_t note_size,
+		     unsigned nalign, bool at_end, struct room *r)
 {
 	uint64_t from = eh->phoff + (uint64_t)eh->phnum * eh->phentsize, to = from + need;
 	const GElf_Phdr *home, *gap;
@@ -240,7 +241,8 @@ static int make_room(const struct elf_model *m, const struct elf_raw_ehdr *eh,
 				continue;
 			if (sh.sh_offset < from)
 				return -1;
-			if (sh.sh_type != SHT_NOTE && sh.sh_type != SHT_HASH && sh.sh_type != SHT_GNU_HASH &&
+			if (sh.sh_type != SHT_NOTE && sh.sh_type != SHT_HASH &&
+			    sh.sh_type != SHT_GNU_HASH &&
 			    strcmp(section_name(m, eh, shtab, shcount, sh.sh_name), ".interp") != 0)
 				return -1;
 			if (sh.sh_offset + sh.sh_size > to) {
@@ -255,7 +257,8 @@ static int make_room(const struct elf_model *m, const struct elf_raw_ehdr *eh,
 			    ph->p_type == PT_GNU_PROPERTY || ph->p_offset >= to ||
 			    ph->p_offset + ph->p_filesz <= from)
 				continue;
-			if ((ph->p_type != PT_INTERP && ph->p_type != PT_NOTE) || ph->p_offset < from)
+			if ((ph->p_type != PT_INTERP && ph->p_type != PT_NOTE) ||
+			    ph->p_offset < from)
 				return -1;
 			if (ph->p_offset + ph->p_filesz > to) {
 				to = ph->p_offset + ph->p_filesz;
@@ -323,7 +326,6 @@ static int make_room(const struct elf_model *m, const struct elf_raw_ehdr *eh,
 	return 0;
 }
 
-
 /* First choice: the gap after a read-only segment, which then grows over it. Second: a
  * new read-only PT_LOAD at the end of the file. A table that must grow grows where it is
  * when what follows it can move to the new space too; only when that fails does it move
@@ -342,8 +344,8 @@ int mark_place_choose(const struct elf_model *m, const struct elf_raw_ehdr *eh,
 					 note_size, nalign, false, &pl->room) == 0) {
 		pl->grown_in_place = true;
 	} else if (pl->table_moves &&
-		   make_room(m, eh, shtab, shcount, (n + 1 - m->phnum) * eh->phentsize,
-			     note_size, nalign, true, &pl->room) == 0) {
+		   make_room(m, eh, shtab, shcount, (n + 1 - m->phnum) * eh->phentsize, note_size,
+			     nalign, true, &pl->room) == 0) {
 		pl->grown_in_place = true;
 		pl->new_load = true;
 		n++;

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 const char *mark_layout_name(enum mark_layout layout)
 {
 	switch (layout) {
@@ -75,15 +74,17 @@ static int check_note(const struct elf_model *m, const struct property_note *not
 	for (off = 0, i = 0; i < note->count; i++)
 		off += 8 + align_up(note->props[i].datasz, note->align);
 	if (off != note->descsz)
-		return error_set(err, "damaged property note: %llu stray byte(s) after the "
-				      "properties", (unsigned long long)(note->descsz - off));
+		return error_set(err,
+				 "damaged property note: %llu stray byte(s) after the "
+				 "properties",
+				 (unsigned long long)(note->descsz - off));
 	return 0;
 }
 
 /* The new descriptor: the old property records byte for byte, FEATURE_1_AND replaced,
  * inserted in type order or dropped when no bit is left. */
-static void build_desc(const struct property_note *note, const unsigned char *old,
-		       bool present, uint32_t bits, struct mark_desc *out)
+static void build_desc(const struct property_note *note, const unsigned char *old, bool present,
+		       uint32_t bits, struct mark_desc *out)
 {
 	uint32_t rec = 8 + (uint32_t)align_up(4, note->align);
 	bool placed = !present;
@@ -130,7 +131,8 @@ static uint64_t feature_value_offset(const struct property_note *note)
 	return 0;
 }
 
-static int copy_original(const struct elf_model *m, struct mark_plan *plan, struct elfcet_error *err)
+static int copy_original(const struct elf_model *m, struct mark_plan *plan,
+			 struct elfcet_error *err)
 {
 	plan->edit.image = malloc(m->size ? m->size : 1);
 	if (!plan->edit.image)
@@ -190,7 +192,8 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		if (copy_original(m, plan, err) != 0)
 			return -1;
 		store_le32(v, plan->new_bits);
-		mark_edit_put(&plan->edit, feature_value_offset(&note), v, 4, "FEATURE_1_AND value");
+		mark_edit_put(&plan->edit, feature_value_offset(&note), v, 4,
+			      "FEATURE_1_AND value");
 		return 0;
 	}
 

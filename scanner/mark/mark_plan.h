@@ -20,9 +20,9 @@
 enum mark_layout {
 	MARK_LAYOUT_UNCHANGED = 0, /* the file already carries the requested bits */
 	MARK_LAYOUT_IN_PLACE = 1,  /* FEATURE_1_AND exists: its value changes where it is */
-	MARK_LAYOUT_GROW = 2,      /* a note without FEATURE_1_AND (or not where loaders look):
+	MARK_LAYOUT_GROW = 2,	   /* a note without FEATURE_1_AND (or not where loaders look):
 				    * rebuilt with the property, moved to new space */
-	MARK_LAYOUT_CREATE = 3,    /* no note at all: created in new space */
+	MARK_LAYOUT_CREATE = 3,	   /* no note at all: created in new space */
 };
 
 /* Bits to set and to clear in FEATURE_1_AND; clearing wins over setting. */
@@ -32,16 +32,16 @@ struct mark_request {
 
 struct mark_plan {
 	enum mark_layout layout;
-	bool old_present, new_present;    /* FEATURE_1_AND before and after */
+	bool old_present, new_present; /* FEATURE_1_AND before and after */
 	uint32_t old_bits, new_bits;
-	bool relocated;                   /* the note moved to new space */
-	bool new_load;                    /* ... under a new PT_LOAD at the end of the file */
-	bool table_moved;                 /* ... with the program header table, grown */
-	bool table_grown;                 /* the table grew where it is ... */
+	bool relocated;			  /* the note moved to new space */
+	bool new_load;			  /* ... under a new PT_LOAD at the end of the file */
+	bool table_moved;		  /* ... with the program header table, grown */
+	bool table_grown;		  /* the table grew where it is ... */
 	uint64_t moved_from, moved_bytes; /* ... over these bytes (.interp, notes), moved */
-	uint64_t seg_offset, seg_vaddr, seg_size;  /* where the new note is */
-	bool section_added;               /* a .note.gnu.property section header was added */
-	struct mark_edit edit;            /* the new file and what it changes */
+	uint64_t seg_offset, seg_vaddr, seg_size; /* where the new note is */
+	bool section_added;    /* a .note.gnu.property section header was added */
+	struct mark_edit edit; /* the new file and what it changes */
 };
 
 /* Plans REQ for the file in M. 0 with PLAN filled (layout UNCHANGED when there is nothing

@@ -12,16 +12,26 @@
 static const char *segment_name(uint32_t type)
 {
 	switch (type) {
-	case PT_LOAD: return "PT_LOAD";
-	case PT_DYNAMIC: return "PT_DYNAMIC";
-	case PT_INTERP: return "PT_INTERP";
-	case PT_NOTE: return "PT_NOTE";
-	case PT_PHDR: return "PT_PHDR";
-	case PT_TLS: return "PT_TLS";
-	case PT_GNU_EH_FRAME: return "PT_GNU_EH_FRAME";
-	case PT_GNU_PROPERTY: return "PT_GNU_PROPERTY";
-	case PT_GNU_RELRO: return "PT_GNU_RELRO";
-	default: return "segment";
+	case PT_LOAD:
+		return "PT_LOAD";
+	case PT_DYNAMIC:
+		return "PT_DYNAMIC";
+	case PT_INTERP:
+		return "PT_INTERP";
+	case PT_NOTE:
+		return "PT_NOTE";
+	case PT_PHDR:
+		return "PT_PHDR";
+	case PT_TLS:
+		return "PT_TLS";
+	case PT_GNU_EH_FRAME:
+		return "PT_GNU_EH_FRAME";
+	case PT_GNU_PROPERTY:
+		return "PT_GNU_PROPERTY";
+	case PT_GNU_RELRO:
+		return "PT_GNU_RELRO";
+	default:
+		return "segment";
 	}
 }
 
@@ -35,9 +45,11 @@ int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err)
 		if (ph->p_type == PT_NULL || ph->p_filesz == 0)
 			continue;
 		if (ph->p_offset > m->size || ph->p_filesz > m->size - ph->p_offset)
-			return error_set(err, "program header %zu (%s at offset 0x%llx, 0x%llx "
+			return error_set(err,
+					 "program header %zu (%s at offset 0x%llx, 0x%llx "
 					 "bytes) runs past the end of the file: new bytes "
-					 "could land under it", i, segment_name(ph->p_type),
+					 "could land under it",
+					 i, segment_name(ph->p_type),
 					 (unsigned long long)ph->p_offset,
 					 (unsigned long long)ph->p_filesz);
 	}
@@ -106,7 +118,8 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
 
 		if (a < before->phnum &&
 		    (b = load_meeting(before, a + 1, r->offset, r->len)) < before->phnum)
-			return error_set(err, "the change would overwrite bytes at offset 0x%llx "
+			return error_set(err,
+					 "the change would overwrite bytes at offset 0x%llx "
 					 "that two segments load (program headers %zu and %zu)",
 					 (unsigned long long)r->offset, a, b);
 	}
@@ -115,7 +128,8 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
 		const GElf_Phdr *ph = &before->phdrs[i];
 
 		if ((ph->p_type != PT_INTERP && ph->p_type != PT_NOTE &&
-		     ph->p_type != PT_GNU_EH_FRAME && ph->p_type != PT_TLS) || ph->p_filesz == 0)
+		     ph->p_type != PT_GNU_EH_FRAME && ph->p_type != PT_TLS) ||
+		    ph->p_filesz == 0)
 			continue;
 		if (ph->p_type == PT_NOTE && holds_note(ph, &note, found))
 			continue;
@@ -247,16 +261,17 @@ static int check_notes(const struct elf_model *before, const struct elf_model *a
 		return error_set(err, "ISA_1_NEEDED would change");
 	property_kernel_read(after, &kernel);
 	property_glibc_read(after, &glibc);
-	if (plan->new_present && (!kernel.has_feature_1_and || !glibc.has_feature_1_and ||
-				  kernel.feature_1_and != plan->new_bits ||
-				  glibc.feature_1_and != plan->new_bits))
-		return error_set(err, "the kernel or ld.so would not read FEATURE_1_AND 0x%x "
-				 "(kernel 0x%x, ld.so 0x%x)", plan->new_bits,
+	if (plan->new_present &&
+	    (!kernel.has_feature_1_and || !glibc.has_feature_1_and ||
+	     kernel.feature_1_and != plan->new_bits || glibc.feature_1_and != plan->new_bits))
+		return error_set(err,
+				 "the kernel or ld.so would not read FEATURE_1_AND 0x%x "
+				 "(kernel 0x%x, ld.so 0x%x)",
+				 plan->new_bits,
 				 kernel.has_feature_1_and ? kernel.feature_1_and : 0,
 				 glibc.has_feature_1_and ? glibc.feature_1_and : 0);
-	if (!plan->new_present &&
-	    ((kernel.has_feature_1_and && kernel.feature_1_and) ||
-	     (glibc.has_feature_1_and && glibc.feature_1_and)))
+	if (!plan->new_present && ((kernel.has_feature_1_and && kernel.feature_1_and) ||
+				   (glibc.has_feature_1_and && glibc.feature_1_and)))
 		return error_set(err, "the kernel or ld.so would still read CET bits");
 	return 0;
 }
@@ -277,8 +292,10 @@ int mark_view_compare(const struct elf_model *before, const struct elf_model *af
 
 		if (ph->p_type != PT_NULL && ph->p_filesz &&
 		    (ph->p_offset > after->size || ph->p_filesz > after->size - ph->p_offset))
-			return error_set(err, "program header %zu (%s) would run past the end "
-					 "of the file", i, segment_name(ph->p_type));
+			return error_set(err,
+					 "program header %zu (%s) would run past the end "
+					 "of the file",
+					 i, segment_name(ph->p_type));
 	}
 	phdr = elf_model_find_phdr(after, PT_PHDR);
 	if (phdr && !phdr_in_load(after, phdr)) {
@@ -298,8 +315,10 @@ int mark_view_compare(const struct elf_model *before, const struct elf_model *af
 					 "differently",
 					 (unsigned long long)ph->p_offset);
 		if (!same_outside_plan(before, after, plan, ph->p_offset, ph->p_filesz))
-			return error_set(err, "loaded bytes outside the change would differ "
-					 "(PT_LOAD at offset 0x%llx)", (unsigned long long)ph->p_offset);
+			return error_set(err,
+					 "loaded bytes outside the change would differ "
+					 "(PT_LOAD at offset 0x%llx)",
+					 (unsigned long long)ph->p_offset);
 	}
 	return check_notes(before, after, plan, err);
 }

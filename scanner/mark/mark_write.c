@@ -19,7 +19,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-
 /* The process running ST's file as its program, or 0. ETXTBSY already catches this on
  * the kernels that deny writes to running programs; /proc also covers those that do not. */
 static long running_process(const struct stat *st)
@@ -58,8 +57,10 @@ int mark_write_check_target(const char *path, struct stat *st, struct elfcet_err
 	if (!S_ISREG(st->st_mode))
 		return error_set(err, "not a regular file");
 	if (st->st_nlink > 1)
-		return error_set(err, "has %lu hard links: replacing it would split them, "
-				      "refused", (unsigned long)st->st_nlink);
+		return error_set(err,
+				 "has %lu hard links: replacing it would split them, "
+				 "refused",
+				 (unsigned long)st->st_nlink);
 	if ((st->st_mode & 0222) == 0)
 		return error_set(err, "read-only file (mode %04o), refused",
 				 (unsigned)(st->st_mode & 07777));
@@ -188,8 +189,11 @@ static int copy_xattrs(const char *path, int to, struct elfcet_error *err)
 		return error_set(err, "cannot reopen: %s", strerror(errno));
 	len = flistxattr(from, NULL, 0);
 	if (len <= 0) {
-		rc = len < 0 && errno != ENOTSUP ? error_set(err, "cannot list extended "
-						"attributes: %s", strerror(errno)) : 0;
+		rc = len < 0 && errno != ENOTSUP ? error_set(err,
+							     "cannot list extended "
+							     "attributes: %s",
+							     strerror(errno))
+						 : 0;
 		goto out;
 	}
 	names = xmalloc((size_t)len);
@@ -283,8 +287,7 @@ int mark_write_file(const char *path, const struct stat *st, const struct mark_p
 		goto out_close;
 	}
 	if (fchown(fd, st->st_uid, st->st_gid) != 0) {
-		error_set(err, "cannot give the result the original's owner: %s",
-			  strerror(errno));
+		error_set(err, "cannot give the result the original's owner: %s", strerror(errno));
 		goto out_close;
 	}
 	if (fchmod(fd, st->st_mode & 07777) != 0) {

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 
 struct mark_write_options {
-	const char *backup_suffix;   /* keep the original as PATH+SUFFIX; NULL: no backup */
-	bool preserve_timestamps;    /* give the result the original's atime and mtime */
+	const char *backup_suffix; /* keep the original as PATH+SUFFIX; NULL: no backup */
+	bool preserve_timestamps;  /* give the result the original's atime and mtime */
 };
 
 /* Refuses what must not be rewritten: not a regular file, hard-linked, read-only (mode

@@ -37,9 +37,8 @@ const char *gnu_property_type_name(uint32_t type)
 static const char *const feature_1_bits[] = { "IBT", "SHSTK", "LAM_U48", "LAM_U57" };
 static const char *const isa_1_bits[] = { "x86-64-baseline", "x86-64-v2", "x86-64-v3",
 					  "x86-64-v4" };
-static const char *const feature_2_bits[] = { "x86", "x87", "MMX", "XMM", "YMM", "ZMM",
-					      "FXSR", "XSAVE", "XSAVEOPT", "XSAVEC",
-					      "TMM", "MASK" };
+static const char *const feature_2_bits[] = { "x86",  "x87",   "MMX",	   "XMM",    "YMM", "ZMM",
+					      "FXSR", "XSAVE", "XSAVEOPT", "XSAVEC", "TMM", "MASK" };
 static const char *const needed_1_bits[] = { "indirect_extern_access" };
 
 #define BIT_NAME(table, bit) ((bit) < sizeof(table) / sizeof((table)[0]) ? (table)[bit] : NULL)

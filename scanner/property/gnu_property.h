@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #define NOTE_TYPE_GNU_PROPERTY 5u /* NT_GNU_PROPERTY_TYPE_0 */
-#define NOTE_NAME_GNU "GNU"       /* with its NUL: namesz 4 */
+#define NOTE_NAME_GNU "GNU"	  /* with its NUL: namesz 4 */
 
 #define PROP_STACK_SIZE 0x1u
 #define PROP_NO_COPY_ON_PROTECTED 0x2u

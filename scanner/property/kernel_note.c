@@ -18,11 +18,10 @@
 
 #define KERNEL_NOTE_MAX 1024u
 
-static void reject(struct consumer_reading *r, int error, const char *rule, const char *fmt,
-		   ...) __attribute__((format(printf, 4, 5)));
+static void reject(struct consumer_reading *r, int error, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void reject(struct consumer_reading *r, int error, const char *rule, const char *fmt,
-		   ...)
+static void reject(struct consumer_reading *r, int error, const char *rule, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -35,9 +34,8 @@ static void reject(struct consumer_reading *r, int error, const char *rule, cons
 }
 
 /* One property; returns false when the exec is rejected. */
-static bool read_property(struct consumer_reading *r, const unsigned char *data,
-			  uint64_t *off, uint64_t end, unsigned align, bool have_prev,
-			  uint32_t *prev_type)
+static bool read_property(struct consumer_reading *r, const unsigned char *data, uint64_t *off,
+			  uint64_t end, unsigned align, bool have_prev, uint32_t *prev_type)
 {
 	uint64_t left = end - *off;
 	uint32_t type, datasz;
@@ -61,14 +59,14 @@ static bool read_property(struct consumer_reading *r, const unsigned char *data,
 	step = align_up(datasz, align);
 	if (step > left) {
 		reject(r, ENOEXEC, "property-padding-overrun",
-		       "property 0x%x: pr_datasz %u padded to %u runs past the descriptor",
-		       type, datasz, align);
+		       "property 0x%x: pr_datasz %u padded to %u runs past the descriptor", type,
+		       datasz, align);
 		return false;
 	}
 	if (have_prev && type <= *prev_type) {
 		if (type == *prev_type)
-			reject(r, ENOEXEC, "property-duplicate",
-			       "property 0x%x appears twice", type);
+			reject(r, ENOEXEC, "property-duplicate", "property 0x%x appears twice",
+			       type);
 		else
 			reject(r, ENOEXEC, "property-unsorted",
 			       "property 0x%x follows 0x%x: types must strictly increase", type,

@@ -15,8 +15,7 @@ static void add(struct problem_list *problems, const struct rule_set *rules, con
 		    effect);
 }
 
-static bool glibc_lost_something(const struct property_note *note,
-				 const struct consumer_reading *g)
+static bool glibc_lost_something(const struct property_note *note, const struct consumer_reading *g)
 {
 	uint32_t f1 = note->has_feature_1_and ? note->feature_1_and : 0;
 	uint32_t isa = note->has_isa_1_needed ? note->isa_1_needed : 0;
@@ -55,8 +54,7 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 		if (elf_model_find_phdr(m, PT_GNU_PROPERTY))
 			break; /* there is one, unreadable: the kernel's reading says why */
 		add(problems, rules, "property-no-pt-gnu-property", CONSUMER_KERNEL,
-		    "the property note is in a PT_NOTE only",
-		    "the kernel never reads it");
+		    "the property note is in a PT_NOTE only", "the kernel never reads it");
 		break;
 	case PROPERTY_SOURCE_SECTION:
 		add(problems, rules, "property-section-only", CONSUMER_KERNEL | CONSUMER_GLIBC,

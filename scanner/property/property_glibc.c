@@ -24,7 +24,7 @@ enum glibc_property_state { STATE_UNKNOWN, STATE_NONE, STATE_VALID };
 struct glibc_sim {
 	enum glibc_property_state state;
 	uint32_t feature_1_and, isa_1_needed, needed_1;
-	const char *rule;           /* first reason it gave up, for the report */
+	const char *rule; /* first reason it gave up, for the report */
 	char detail[160];
 };
 
@@ -46,9 +46,8 @@ static void give_up(struct glibc_sim *s, const char *rule, const char *fmt, ...)
 enum check_result { CHECK_SKIP_NOTE = -1, CHECK_STOP = 0, CHECK_CONTINUE = 1 };
 
 /* The x86 property filter: which types it takes, when it stops. */
-static enum check_result check_property(uint32_t type, uint32_t datasz,
-					const unsigned char *data, uint32_t *f1,
-					uint32_t *needed_1, uint32_t *isa)
+static enum check_result check_property(uint32_t type, uint32_t datasz, const unsigned char *data,
+					uint32_t *f1, uint32_t *needed_1, uint32_t *isa)
 {
 	if (type == PROP_X86_FEATURE_1_AND || type == PROP_X86_ISA_1_NEEDED ||
 	    type == PROP_1_NEEDED) {
@@ -70,8 +69,8 @@ static enum check_result check_property(uint32_t type, uint32_t datasz,
 
 /* When ld.so stops early on a sorted-looking prefix, a property it never reached is lost
  * only because the note is out of order: say so. */
-static void note_unread_reason(struct glibc_sim *s, const unsigned char *desc,
-			       uint64_t descsz, uint64_t off, uint32_t type, unsigned word)
+static void note_unread_reason(struct glibc_sim *s, const unsigned char *desc, uint64_t descsz,
+			       uint64_t off, uint32_t type, unsigned word)
 {
 	while (off <= descsz && descsz - off >= 8) {
 		uint32_t t = load_le32(desc + off), datasz = load_le32(desc + off + 4);
@@ -105,8 +104,8 @@ static bool descsz_ok(struct glibc_sim *s, const struct elf_note_view *v, unsign
 		return false;
 	}
 	if (!v->desc_in_bounds) {
-		give_up(s, "property-descsz-overrun",
-			"n_descsz %u runs past the segment", v->descsz);
+		give_up(s, "property-descsz-overrun", "n_descsz %u runs past the segment",
+			v->descsz);
 		return false;
 	}
 	return true;
@@ -117,17 +116,16 @@ struct glibc_values {
 };
 
 enum walk_result {
-	WALK_ABANDON,     /* the walker itself gave up before the x86 hook saw the property */
-	WALK_SKIP_NOTE,   /* the hook rejected the property: the note is dropped */
-	WALK_STOP,        /* the hook has all it wants */
+	WALK_ABANDON,	/* the walker itself gave up before the x86 hook saw the property */
+	WALK_SKIP_NOTE, /* the hook rejected the property: the note is dropped */
+	WALK_STOP,	/* the hook has all it wants */
 	WALK_NEXT,
 };
 
 /* One property of V at *OFF, with the checks both readers share; what the x86 hook took
  * from it lands in GOT, and *OFF moves to the next property. */
-static enum walk_result read_one(struct glibc_sim *s, const struct elf_note_view *v,
-				 uint64_t *off, uint32_t *last_type, unsigned word,
-				 struct glibc_values *got)
+static enum walk_result read_one(struct glibc_sim *s, const struct elf_note_view *v, uint64_t *off,
+				 uint32_t *last_type, unsigned word, struct glibc_values *got)
 {
 	const unsigned char *p = v->desc + *off;
 	uint32_t type = load_le32(p), datasz = load_le32(p + 4);
@@ -167,16 +165,15 @@ static bool more_properties(const struct elf_note_view *v, uint64_t off)
 }
 
 /* The generic PT_GNU_PROPERTY walker with the x86 hook applying each property at once. */
-static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph,
-				 unsigned word, struct glibc_sim *s)
+static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph, unsigned word,
+				 struct glibc_sim *s)
 {
 	const unsigned char *mem;
 	struct elf_note_view v;
 	uint64_t pos = 0;
 
 	if (ph->p_align != word) {
-		give_up(s, "property-misaligned-segment",
-			"PT_GNU_PROPERTY p_align is %llu, not %u",
+		give_up(s, "property-misaligned-segment", "PT_GNU_PROPERTY p_align is %llu, not %u",
 			(unsigned long long)ph->p_align, word);
 		return;
 	}

@@ -49,8 +49,9 @@ static void decode_properties(struct property_note *note, const unsigned char *d
 		p->type = load_le32(desc + off);
 		p->datasz = datasz;
 		p->has_value = datasz == 4 || datasz == 8;
-		p->value = datasz == 4 ? load_le32(desc + off + 8)
-				       : datasz == 8 ? load_le64(desc + off + 8) : 0;
+		p->value = datasz == 4	 ? load_le32(desc + off + 8)
+			   : datasz == 8 ? load_le64(desc + off + 8)
+					 : 0;
 		if (p->type == PROP_X86_FEATURE_1_AND && datasz == 4 && !note->has_feature_1_and) {
 			note->has_feature_1_and = true;
 			note->feature_1_and = (uint32_t)p->value;
@@ -64,8 +65,8 @@ static void decode_properties(struct property_note *note, const unsigned char *d
 }
 
 /* Looks for GNU property notes in BYTES; decodes the first, counts them all. */
-static bool scan_container(struct property_note *note, const unsigned char *bytes,
-			   uint64_t size, uint64_t file_offset, unsigned walk_align)
+static bool scan_container(struct property_note *note, const unsigned char *bytes, uint64_t size,
+			   uint64_t file_offset, unsigned walk_align)
 {
 	struct elf_note_view v;
 	uint64_t pos = 0;
@@ -95,8 +96,8 @@ static unsigned walk_align_of(uint64_t p_align)
 	return p_align == 8 ? 8 : 4;
 }
 
-static bool find_in_segments(const struct elf_model *m, struct property_note *note,
-			     uint32_t type, enum property_source source)
+static bool find_in_segments(const struct elf_model *m, struct property_note *note, uint32_t type,
+			     enum property_source source)
 {
 	size_t i;
 

@@ -16,14 +16,14 @@ struct rule_set;
 enum property_source {
 	PROPERTY_SOURCE_NONE,
 	PROPERTY_SOURCE_PT_GNU_PROPERTY,
-	PROPERTY_SOURCE_PT_NOTE,        /* in a PT_NOTE only: the kernel never sees it */
-	PROPERTY_SOURCE_SECTION,        /* in a section only: no loader sees it */
+	PROPERTY_SOURCE_PT_NOTE, /* in a PT_NOTE only: the kernel never sees it */
+	PROPERTY_SOURCE_SECTION, /* in a section only: no loader sees it */
 };
 
 struct gnu_property {
 	uint32_t type;
 	uint32_t datasz;
-	uint64_t value;        /* for 4- and 8-byte properties */
+	uint64_t value; /* for 4- and 8-byte properties */
 	bool has_value;
 };
 
@@ -32,24 +32,24 @@ struct gnu_property {
 /* The note as written in the file, decoded as far as its bounds allow. */
 struct property_note {
 	enum property_source source;
-	uint64_t container_offset;   /* file offset and size of the segment or section */
+	uint64_t container_offset; /* file offset and size of the segment or section */
 	uint64_t container_size;
-	uint64_t note_offset;        /* file offset of the GNU property note header */
+	uint64_t note_offset; /* file offset of the GNU property note header */
 	uint32_t descsz;
-	unsigned align;              /* 8 for ELF64, 4 for ELF32 */
-	unsigned notes;              /* GNU property notes in the container */
+	unsigned align; /* 8 for ELF64, 4 for ELF32 */
+	unsigned notes; /* GNU property notes in the container */
 	size_t count;
 	struct gnu_property props[PROPERTY_MAX];
-	bool complete;               /* every property decoded */
+	bool complete; /* every property decoded */
 	bool has_feature_1_and, has_isa_1_needed;
 	uint32_t feature_1_and, isa_1_needed;
 };
 
 struct property_report {
 	struct property_note note;
-	struct consumer_reading kernel;   /* fs/binfmt_elf.c parse_elf_properties() with CET */
-	struct consumer_reading glibc;    /* a CET-enabled glibc 2.36 ld.so */
-	bool kernel_reads_interpreter;    /* the kernel reads PT_INTERP's note, not this one */
+	struct consumer_reading kernel; /* fs/binfmt_elf.c parse_elf_properties() with CET */
+	struct consumer_reading glibc;	/* a CET-enabled glibc 2.36 ld.so */
+	bool kernel_reads_interpreter;	/* the kernel reads PT_INTERP's note, not this one */
 };
 
 /* Finds and decodes the note; false when the file has none anywhere. */

@@ -90,11 +90,21 @@ void json_string_raw(FILE *f, const char *s, size_t len)
 			continue;
 		}
 		switch (c) {
-		case '"': fputs_unlocked("\\\"", f); break;
-		case '\\': fputs_unlocked("\\\\", f); break;
-		case '\n': fputs_unlocked("\\n", f); break;
-		case '\r': fputs_unlocked("\\r", f); break;
-		case '\t': fputs_unlocked("\\t", f); break;
+		case '"':
+			fputs_unlocked("\\\"", f);
+			break;
+		case '\\':
+			fputs_unlocked("\\\\", f);
+			break;
+		case '\n':
+			fputs_unlocked("\\n", f);
+			break;
+		case '\r':
+			fputs_unlocked("\\r", f);
+			break;
+		case '\t':
+			fputs_unlocked("\\t", f);
+			break;
 		default:
 			n = c >= 0x80 ? utf8_length((const unsigned char *)s + i, len - i) : 0;
 			if (n) {

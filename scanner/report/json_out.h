@@ -21,12 +21,12 @@ struct json_out {
 	bool need_comma[16];
 };
 
-void json_begin(struct json_out *j, FILE *f);   /* opens the top-level object */
-void json_end(struct json_out *j);              /* closes it and ends the line */
+void json_begin(struct json_out *j, FILE *f); /* opens the top-level object */
+void json_end(struct json_out *j);	      /* closes it and ends the line */
 
 void json_string_raw(FILE *f, const char *s, size_t len);
 
-void json_key(struct json_out *j, const char *key);   /* "key": (for a nested value) */
+void json_key(struct json_out *j, const char *key); /* "key": (for a nested value) */
 void json_str(struct json_out *j, const char *key, const char *value); /* null if NULL */
 void json_strn(struct json_out *j, const char *key, const char *value, size_t len);
 void json_int(struct json_out *j, const char *key, long long value);

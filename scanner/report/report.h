@@ -19,8 +19,8 @@ struct rule_count {
 
 struct audit_summary {
 	size_t audited, skipped, errors, not_elf_named;
-	size_t ibt[5], shstk[5];           /* indexed by enum verdict */
-	size_t by_severity[3];             /* files whose worst item has this severity */
+	size_t ibt[5], shstk[5]; /* indexed by enum verdict */
+	size_t by_severity[3];	 /* files whose worst item has this severity */
 	struct rule_count rules[SUMMARY_RULES];
 	size_t nrules;
 };
@@ -29,8 +29,7 @@ void summary_add(struct audit_summary *s, const struct file_report *rep);
 /* The same from the parts of a report (elfcet report reads them back from JSON Lines):
  * an audited file's verdicts and worst severity (-1: none), then, for each rule it has
  * problems or findings of, how many. */
-void summary_add_audited(struct audit_summary *s, enum verdict ibt, enum verdict shstk,
-			 int worst);
+void summary_add_audited(struct audit_summary *s, enum verdict ibt, enum verdict shstk, int worst);
 void summary_add_rule(struct audit_summary *s, const char *rule, size_t items);
 
 /* The one-screen table at the end of a text report: verdicts, severities, rules. */

@@ -45,8 +45,8 @@ static void print_blockers(FILE *err, const struct mark_result *res)
 			verdict_name(res->audit.ibt), verdict_name(res->audit.shstk));
 }
 
-static void print_done(FILE *out, const char *path, const struct mark_result *res,
-		       bool dry_run, bool verbose)
+static void print_done(FILE *out, const char *path, const struct mark_result *res, bool dry_run,
+		       bool verbose)
 {
 	const struct mark_plan *p = &res->plan;
 	char before[64], after[64];
@@ -61,15 +61,18 @@ static void print_done(FILE *out, const char *path, const struct mark_result *re
 		fprintf(out, "; note now at 0x%" PRIx64 " (file offset 0x%" PRIx64 ")%s%s%s",
 			p->seg_vaddr, p->seg_offset,
 			p->new_load ? " under a new PT_LOAD" : " in the padding after a segment",
-			p->table_moved ? ", program header table moved and grown"
+			p->table_moved	 ? ", program header table moved and grown"
 			: p->table_grown ? ", program header table grown in place (what followed "
-					   "it moved along)" : "",
+					   "it moved along)"
+					 : "",
 			p->section_added ? ", section header added" : "");
 	fprintf(out, ")\n");
 	if (verbose || dry_run) {
 		for (i = 0; i < p->edit.nranges; i++)
-			fprintf(out, "  bytes 0x%" PRIx64 "..0x%" PRIx64 ": %s\n", p->edit.ranges[i].offset,
-				p->edit.ranges[i].offset + p->edit.ranges[i].len, p->edit.ranges[i].what);
+			fprintf(out, "  bytes 0x%" PRIx64 "..0x%" PRIx64 ": %s\n",
+				p->edit.ranges[i].offset,
+				p->edit.ranges[i].offset + p->edit.ranges[i].len,
+				p->edit.ranges[i].what);
 		if (p->edit.size > p->edit.orig_size)
 			fprintf(out, "  bytes 0x%" PRIx64 "..0x%" PRIx64 ": appended\n",
 				p->edit.orig_size, p->edit.size);
@@ -93,17 +96,20 @@ void report_mark_file(FILE *out, FILE *err, const char *path, enum mark_status s
 			bits_text(res->plan.old_present, res->plan.old_bits, bits, sizeof(bits)));
 		break;
 	case MARK_REFUSED:
-		fprintf(err, "elfcet mark: %s: refused: the audit does not allow %s "
-			     "(ibt %s, shstk %s); blocking findings:\n",
-			path, gnu_property_bits_text(PROP_X86_FEATURE_1_AND, res->blocked, bits,
-						     sizeof(bits)),
+		fprintf(err,
+			"elfcet mark: %s: refused: the audit does not allow %s "
+			"(ibt %s, shstk %s); blocking findings:\n",
+			path,
+			gnu_property_bits_text(PROP_X86_FEATURE_1_AND, res->blocked, bits,
+					       sizeof(bits)),
 			verdict_name(res->audit.ibt), verdict_name(res->audit.shstk));
 		print_blockers(err, res);
 		break;
 	case MARK_DONE:
 		if (res->forced) {
-			fprintf(err, "elfcet mark: %s: --force: %s %s despite the audit "
-				     "(ibt %s, shstk %s):\n",
+			fprintf(err,
+				"elfcet mark: %s: --force: %s %s despite the audit "
+				"(ibt %s, shstk %s):\n",
 				path, dry_run ? "would set" : "setting",
 				gnu_property_bits_text(PROP_X86_FEATURE_1_AND, res->blocked, bits,
 						       sizeof(bits)),
@@ -112,9 +118,11 @@ void report_mark_file(FILE *out, FILE *err, const char *path, enum mark_status s
 		}
 		print_done(out, path, res, dry_run, verbose);
 		if (res->plan.table_moved)
-			fprintf(err, "elfcet mark: %s: warning: the program header table could "
-				     "not grow where it is and moved; binutils strip and objcopy "
-				     "cannot rewrite such a file (strip before marking)\n", path);
+			fprintf(err,
+				"elfcet mark: %s: warning: the program header table could "
+				"not grow where it is and moved; binutils strip and objcopy "
+				"cannot rewrite such a file (strip before marking)\n",
+				path);
 		break;
 	}
 }

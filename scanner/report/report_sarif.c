@@ -19,7 +19,7 @@ struct sarif_report {
 	/* Unreadable files, told after the results as notifications. */
 	struct {
 		char *path, *text;
-	} *notes;
+	} * notes;
 	size_t nnotes, cap;
 };
 
@@ -100,9 +100,9 @@ static void finding_result(struct sarif_report *sr, const struct file_report *re
 	struct json_out *j = &sr->j;
 	char *text;
 
-	text = xasprintf("%s at 0x%llx in %s (via %s): %s", f->rule,
-			 (unsigned long long)f->address, f->symbol ? f->symbol : "?",
-			 f->via ? f->via : "-", f->message ? f->message : "");
+	text = xasprintf("%s at 0x%llx in %s (via %s): %s", f->rule, (unsigned long long)f->address,
+			 f->symbol ? f->symbol : "?", f->via ? f->via : "-",
+			 f->message ? f->message : "");
 	json_newline(j);
 	json_open_object(j, NULL);
 	rule_reference(sr, f->rule);

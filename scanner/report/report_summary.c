@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void summary_add_audited(struct audit_summary *s, enum verdict ibt, enum verdict shstk,
-			 int worst)
+void summary_add_audited(struct audit_summary *s, enum verdict ibt, enum verdict shstk, int worst)
 {
 	s->audited++;
 	s->ibt[ibt]++;
@@ -138,7 +137,8 @@ void report_text_table(FILE *out, const struct audit_summary *s)
 	qsort(sorted, s->nrules, sizeof(sorted[0]), by_files_then_name);
 	fprintf(out, "\n%-28s %10s %12s\n", "rule", "files", "occurrences");
 	for (i = 0; i < s->nrules && i < TABLE_RULES; i++)
-		fprintf(out, "%-28s %10zu %12zu\n", sorted[i].rule, sorted[i].files, sorted[i].items);
+		fprintf(out, "%-28s %10zu %12zu\n", sorted[i].rule, sorted[i].files,
+			sorted[i].items);
 	if (s->nrules > TABLE_RULES)
 		fprintf(out, "(%zu more rule%s: elfcet audit -v or --format=json lists them)\n",
 			s->nrules - TABLE_RULES, s->nrules - TABLE_RULES == 1 ? "" : "s");

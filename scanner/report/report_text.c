@@ -23,8 +23,8 @@ static void print_marking(FILE *out, const struct property_note *note)
 	}
 	fprintf(out, "feature_1_and=%s",
 		note->has_feature_1_and
-			? gnu_property_bits_text(PROP_X86_FEATURE_1_AND, note->feature_1_and,
-						 bits, sizeof(bits))
+			? gnu_property_bits_text(PROP_X86_FEATURE_1_AND, note->feature_1_and, bits,
+						 sizeof(bits))
 			: "absent");
 	if (note->has_isa_1_needed)
 		fprintf(out, " isa_1_needed=%s",
@@ -38,8 +38,7 @@ static void print_property(FILE *out, const struct gnu_property *p)
 	const char *name = gnu_property_type_name(p->type);
 	char bits[160];
 
-	fprintf(out, "    %s (0x%08x), %u byte(s)", name ? name : "unknown", p->type,
-		p->datasz);
+	fprintf(out, "    %s (0x%08x), %u byte(s)", name ? name : "unknown", p->type, p->datasz);
 	if (p->datasz == 4 && gnu_property_bit_name(p->type, 0) != NULL)
 		fprintf(out, ": %s",
 			gnu_property_bits_text(p->type, (uint32_t)p->value, bits, sizeof(bits)));
@@ -63,7 +62,8 @@ static void print_consumers(FILE *out, const struct file_report *rep)
 		fprintf(out, "rejected (%s)\n", pr->kernel.error == EIO ? "EIO" : "ENOEXEC");
 	fprintf(out, "  glibc: %s\n",
 		!pr->glibc.sees_note ? "no note seen"
-				     : pr->glibc.accepted ? "accepted" : "marking ignored");
+		: pr->glibc.accepted ? "accepted"
+				     : "marking ignored");
 }
 
 static void print_consumer_list(FILE *out, unsigned consumers)
@@ -85,9 +85,9 @@ static void print_details(FILE *out, const struct file_report *rep)
 		rep->interp ? rep->interp : "none");
 	if (note->source != PROPERTY_SOURCE_NONE) {
 		fprintf(out, "  note: %s at file offset 0x%llx, %zu propert%s%s\n",
-			property_source_name(note->source),
-			(unsigned long long)note->note_offset, note->count,
-			note->count == 1 ? "y" : "ies", note->complete ? "" : " (then damaged)");
+			property_source_name(note->source), (unsigned long long)note->note_offset,
+			note->count, note->count == 1 ? "y" : "ies",
+			note->complete ? "" : " (then damaged)");
 		for (i = 0; i < note->count; i++)
 			print_property(out, &note->props[i]);
 	}

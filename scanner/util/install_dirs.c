@@ -27,8 +27,7 @@ static bool running_program(char *buf, size_t len)
 	return true;
 }
 
-const char *install_path(const char *installed_path, const char *build_path, char *buf,
-			 size_t len)
+const char *install_path(const char *installed_path, const char *build_path, char *buf, size_t len)
 {
 	char exe[PATH_MAX];
 	size_t dirlen, binlen = strlen(ELFCET_BINDIR);

@@ -10,7 +10,6 @@
  * build tree's; else INSTALLED_PATH under the root the running program was installed
  * into (the program's directory less $(bindir): empty for a normal install, DESTDIR for
  * a staged one) when that exists; else INSTALLED_PATH itself. Writes it to BUF. */
-const char *install_path(const char *installed_path, const char *build_path, char *buf,
-			 size_t len);
+const char *install_path(const char *installed_path, const char *build_path, char *buf, size_t len);
 
 #endif

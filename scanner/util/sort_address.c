@@ -96,8 +96,8 @@ void sort_by_address(void *records, size_t n, size_t size)
 		unsigned char *t;
 
 		if (h[(address_of(from) >> shift) & 0xff] == n)
-			continue;   /* every record has this byte */
-		for (b = 0; b < 256; b++) {   /* counts -> where each value's records go */
+			continue;	    /* every record has this byte */
+		for (b = 0; b < 256; b++) { /* counts -> where each value's records go */
 			size_t k = h[b];
 
 			h[b] = at;

@@ -65,7 +65,7 @@ char *text_arena_vformat(struct text_arena *a, const char *fmt, va_list ap)
 		va_end(again);
 		return NULL;
 	}
-	if ((size_t)n >= room)   /* did not fit: again, in a block with room */
+	if ((size_t)n >= room) /* did not fit: again, in a block with room */
 		vsnprintf(reserve(a, (size_t)n + 1), (size_t)n + 1, fmt, again);
 	va_end(again);
 	return commit(a, (size_t)n + 1);

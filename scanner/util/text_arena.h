@@ -10,7 +10,7 @@
 struct text_block;
 
 struct text_arena {
-	struct text_block *blocks;   /* newest first; strings never move */
+	struct text_block *blocks; /* newest first; strings never move */
 };
 
 char *text_arena_copy(struct text_arena *a, const char *s);

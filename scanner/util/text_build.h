@@ -11,7 +11,7 @@
 
 struct text_build {
 	char *buf;
-	size_t size, used;   /* buf[used] is always the terminating NUL */
+	size_t size, used; /* buf[used] is always the terminating NUL */
 };
 
 static inline void text_start(struct text_build *t, char *buf, size_t size)
