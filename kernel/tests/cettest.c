@@ -438,6 +438,7 @@ static const struct ibt_case ibt_cases[] = {
 	{ "ibt-notrack-jmp", 42, 42, NULL },
 	{ "ibt-disable-then-call", 42, 43, NULL },
 	{ "ibt-signal-wait-endbr", 0, 42, "ibt.signal_wait_endbr_restored" },
+	{ "ibt-signal-null-fpstate", 42, 42, "ibt.signal_null_fpstate" },
 };
 
 /*

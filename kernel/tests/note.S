@@ -40,7 +40,7 @@ _start:
 	jnz	exit43
 	lea	without_endbr(%rip), %rax
 	call	*%rax
-#elif defined(BODY_SIGNAL_WAIT_ENDBR)
+#elif defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
 	/*
 	 * Single-step an indirect jump to a target without ENDBR: the trap
 	 * comes after the jump, with the IBT tracker waiting for ENDBR.  The
@@ -48,6 +48,9 @@ _start:
 	 * target must find it again: #CP at the target under IBT.  Without
 	 * IBT the target runs and exits 42 if the handler saw the trap there
 	 * (43 if it did not, 44 if the handler could not be installed).
+	 * BODY_SIGNAL_NULL_FPSTATE: the handler also sets the frame's fpstate
+	 * to NULL, which must be a valid frame for an IBT task; it has no IBT
+	 * record then, so the target runs with the tracker idle: exit 42.
 	 */
 	mov	$13, %eax		/* rt_sigaction(SIGTRAP, &trap_act, 0, 8) */
 	mov	$5, %edi
@@ -87,7 +90,7 @@ without_endbr:
 	nop
 	jmp	exit42
 
-#ifdef BODY_SIGNAL_WAIT_ENDBR
+#if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
 step_target:				/* no ENDBR */
 	cmpb	$1, trapped_at_target(%rip)
 	jne	exit43
@@ -96,6 +99,7 @@ step_target:				/* no ENDBR */
 /* handler(sig, info, ucontext): note where the trap was, stop stepping */
 #define UC_RIP		168		/* uc_mcontext.rip */
 #define UC_EFLAGS	176		/* uc_mcontext.eflags */
+#define UC_FPSTATE	224		/* uc_mcontext.fpstate */
 trap_handler:
 	endbr64
 	lea	step_target(%rip), %rcx
@@ -103,6 +107,9 @@ trap_handler:
 	jne	1f
 	movb	$1, trapped_at_target(%rip)
 1:	andq	$~0x100, UC_EFLAGS(%rdx)
+#ifdef BODY_SIGNAL_NULL_FPSTATE
+	movq	$0, UC_FPSTATE(%rdx)
+#endif
 	ret
 trap_restorer:
 	mov	$15, %eax		/* rt_sigreturn */
@@ -112,7 +119,7 @@ trap_restorer:
 
 	.data
 	.quad	0
-#ifdef BODY_SIGNAL_WAIT_ENDBR
+#if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
 trap_act:				/* struct kernel_sigaction */
 	.quad	trap_handler
 	.quad	0x04000004		/* SA_RESTORER | SA_SIGINFO */

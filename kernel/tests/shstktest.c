@@ -25,6 +25,7 @@
 #include <string.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mman.h>
@@ -443,7 +444,7 @@ out:
 
 /* --- CET hardware only ---------------------------------------------------- */
 
-static unsigned long rdssp(void)
+static inline __attribute__((always_inline)) unsigned long rdssp(void)
 {
 	unsigned long ssp = 0;
 
@@ -571,50 +572,143 @@ static void on_signal(int sig)
 }
 
 /*
- * Forged signal frames.  The series keeps the interrupted shadow-stack
- * pointer in a 32-byte extension right below the frame's FPU area; the
- * handler below changes it (an odd pointer, or a broken magic) and the
- * sigreturn must then fail: SIGSEGV with SI_KERNEL, as for any bad frame.
+ * The signal token.  At delivery the kernel pushes to the shadow stack the
+ * interrupted shadow-stack pointer with bit 63 set (upstream's format),
+ * then the restorer: in the handler the restorer is at the SSP and the
+ * token right above it.  v1 pushed an architectural restore token there
+ * (the pointer with bit 0 set), which RSTORSSP accepts.
  */
-struct cet_frame_ext {
-	uint64_t magic, flags, ssp, reserved;
-};
+#define SIGNAL_TOKEN_BIT	(1ULL << 63)
 
-#define CET_FRAME_MAGIC		0x4345545f45585431ULL	/* "CET_EXT1" */
+static volatile uint64_t token_seen, token_addr_seen;
 
-enum forgery { FORGE_ODD_SSP, FORGE_MAGIC };
+static void token_handler(int sig)
+{
+	unsigned long ssp = rdssp();
 
-static volatile int forgery;
+	(void)sig;
+	token_addr_seen = ssp + 8;
+	token_seen = *(volatile uint64_t *)(ssp + 8);
+}
 
-static void forge_handler(int sig, siginfo_t *si, void *ucv)
+/* Exit the whole process at once, without a CALL or RET */
+static void __attribute__((noreturn)) raw_exit_group(int code)
+{
+	asm volatile("syscall" : : "a"(231), "D"(code) : "rcx", "r11", "memory");
+	__builtin_unreachable();
+}
+
+/*
+ * Another thread's RSTORSSP onto the signal token while the handler runs:
+ * it must raise #CP (the child exits 10, the si_code of its SIGSEGV); 42
+ * means RSTORSSP took the token and moved that thread onto the interrupted
+ * shadow stack.
+ */
+static volatile unsigned long rstorssp_target;
+
+static void segv_exit_code(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	raw_exit_group(si->si_code == SEGV_CPERR_CODE ? 10 : 11);
+}
+
+static void *rstorssp_thread(void *arg)
+{
+	(void)arg;
+	for (long spins = 0; !rstorssp_target; spins++) {
+		if (spins > 100000)
+			raw_exit_group(5);
+		sched_yield();
+	}
+	asm volatile("rstorssp (%0)" : : "r"(rstorssp_target) : "memory");
+	raw_exit_group(42);
+}
+
+static void rstorssp_handler(int sig)
+{
+	(void)sig;
+	rstorssp_target = rdssp() + 8;
+	for (long spins = 0; spins < 100000; spins++)
+		sched_yield();
+	raw_exit_group(4);
+}
+
+static void do_rstorssp_token(void *arg)
+{
+	struct sigaction segv = { .sa_sigaction = segv_exit_code, .sa_flags = SA_SIGINFO };
+	pthread_t t;
+
+	(void)arg;
+	sigaction(SIGSEGV, &segv, NULL);
+	signal(SIGUSR1, rstorssp_handler);
+	if (pthread_create(&t, NULL, rstorssp_thread, NULL))
+		_exit(3);
+	raise(SIGUSR1);
+	_exit(6);
+}
+
+/*
+ * sigreturn with fpstate NULL (no FPU state to restore) must work for a
+ * task with a shadow stack: nothing of the shadow stack is in the frame.
+ * The child exits 0 when it came back with its SSP, 3 with another.
+ */
+static void null_fpstate_handler(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
-	struct cet_frame_ext *ext = (struct cet_frame_ext *)uc->uc_mcontext.fpregs - 1;
 
 	(void)sig;
 	(void)si;
-	if (ext->magic != CET_FRAME_MAGIC)
-		_exit(3);	/* not the frame layout this test knows */
+	uc->uc_mcontext.fpregs = NULL;
+}
+
+static void do_null_fpstate(void *arg)
+{
+	struct sigaction sa = { .sa_sigaction = null_fpstate_handler, .sa_flags = SA_SIGINFO };
+	unsigned long before = rdssp();
+
+	(void)arg;
+	sigaction(SIGUSR1, &sa, NULL);
+	raise(SIGUSR1);
+	_exit(rdssp() == before ? 0 : 3);
+}
+
+/*
+ * Forged tokens: with WRSS the handler rewrites the token, and sigreturn
+ * must then fail (SIGSEGV with SI_KERNEL, as for any bad frame): an odd
+ * pointer with bit 63 (bug 2 of issue 16), or v1's restore token.
+ */
+enum forgery { FORGE_ODD_SSP, FORGE_RESTORE_TOKEN };
+
+static volatile int forgery;
+
+static void forge_handler(int sig)
+{
+	unsigned long ssp = rdssp();
+	volatile uint64_t *token = (volatile uint64_t *)(ssp + 8);
+
+	(void)sig;
 	if (forgery == FORGE_ODD_SSP)
-		ext->ssp += 1;
+		wrss(token, (ssp + 16 + 1) | SIGNAL_TOKEN_BIT);
 	else
-		ext->magic ^= 1;
+		wrss(token, (ssp + 16) | 1);
 }
 
 static void do_forged_sigreturn(void *arg)
 {
-	struct sigaction sa = { .sa_sigaction = forge_handler, .sa_flags = SA_SIGINFO };
-
 	forgery = (int)(long)arg;
-	sigaction(SIGUSR1, &sa, NULL);
+	if (arch_prctl(ARCH_X86_CET_WRSS, 1))
+		_exit(2);
+	signal(SIGUSR1, forge_handler);
 	raise(SIGUSR1);
-	_exit(0);	/* only if the forged frame was taken */
+	_exit(0);	/* only if the forged token was taken */
 }
 
 /*
  * A sigreturn with no signal delivered: a copy of a real frame, taken in
  * a handler that then returned normally, is handed to rt_sigreturn again.
- * Its restore token was used up by the first return, so it must fail.
+ * The shadow stack holds a return address where the token was, so it
+ * must fail.
  */
 static struct {
 	uint64_t pretcode;
@@ -635,10 +729,19 @@ static void copy_handler(int sig, siginfo_t *si, void *ucv)
 		_exit(4);
 	memcpy(&replay_frame.uc, uc, sizeof(*uc));
 	memcpy(&replay_frame.info, si, sizeof(*si));
-	/* The extension and the FPU area, at the same distance as in the frame */
-	memcpy(replay_fpu + 64 - sizeof(struct cet_frame_ext),
-	       fp - sizeof(struct cet_frame_ext), size + sizeof(struct cet_frame_ext));
+	memcpy(replay_fpu + 64, fp, size);
 	replay_frame.uc.uc_mcontext.fpregs = (fpregset_t)(replay_fpu + 64);
+}
+
+/* rt_sigreturn reads the frame at the stack pointer minus 8 */
+static void __attribute__((noreturn)) rt_sigreturn_at(void *uc)
+{
+	asm volatile("mov %0, %%rsp\n\t"
+		     "mov $15, %%eax\n\t"
+		     "syscall\n\t"
+		     "ud2"
+		     : : "r"(uc) : "memory");
+	__builtin_unreachable();
 }
 
 static void do_replayed_sigreturn(void *arg)
@@ -648,34 +751,83 @@ static void do_replayed_sigreturn(void *arg)
 	(void)arg;
 	sigaction(SIGUSR1, &sa, NULL);
 	raise(SIGUSR1);
-	/* rt_sigreturn reads the frame at the stack pointer minus 8 */
-	asm volatile("mov %0, %%rsp\n\t"
-		     "mov $15, %%eax\n\t"
-		     "syscall\n\t"
-		     "ud2"
-		     : : "r"(&replay_frame.uc) : "memory");
+	rt_sigreturn_at(&replay_frame.uc);
 }
 
-static void test_forged_frames(void)
+/*
+ * rt_sigreturn with a frame built from nothing (no signal ever delivered):
+ * valid segments, a stack, fpstate NULL, and an instruction pointer that
+ * would exit 0.  With a shadow stack it must fail cleanly: SIGSEGV with
+ * SI_KERNEL, no oops.
+ */
+static uint64_t scratch_stack[1024] __attribute__((aligned(16)));
+
+static void landed(void)
+{
+	raw_exit_group(0);
+}
+
+static void do_scratch_sigreturn(void *arg)
+{
+	/* The control: without its shadow stack the same frame is taken */
+	if (arg && arch_prctl(ARCH_X86_CET_DISABLE, FEATURE_SHSTK))
+		_exit(2);
+	memset(&replay_frame, 0, sizeof(replay_frame));
+	replay_frame.uc.uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)landed;
+	replay_frame.uc.uc_mcontext.gregs[REG_RSP] = (greg_t)(uintptr_t)&scratch_stack[1000];
+	replay_frame.uc.uc_mcontext.gregs[REG_CSGSFS] = 0x33 | (0x2bLL << 48);
+	replay_frame.uc.uc_mcontext.fpregs = NULL;
+	rt_sigreturn_at(&replay_frame.uc);
+}
+
+static void test_signal_frames(void)
 {
 	static const struct {
 		const char *name;
 		void (*fn)(void *);
 		long arg;
-	} cases[] = {
+	} forged[] = {
 		{ "hw.shstk.sigreturn_odd_ssp", do_forged_sigreturn, FORGE_ODD_SSP },
-		{ "hw.shstk.sigreturn_bad_magic", do_forged_sigreturn, FORGE_MAGIC },
+		{ "hw.shstk.sigreturn_restore_token", do_forged_sigreturn, FORGE_RESTORE_TOKEN },
 		{ "hw.shstk.sigreturn_replayed", do_replayed_sigreturn, 0 },
 	};
+	siginfo_t si = { 0 };
+	int r;
 
-	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		siginfo_t si = { 0 };
-		int r = child_status(cases[i].fn, (void *)cases[i].arg, &si);
+	signal(SIGUSR1, token_handler);
+	raise(SIGUSR1);
+	check("hw.shstk.signal_token", token_seen == ((token_addr_seen + 8) | SIGNAL_TOKEN_BIT),
+	      "token %#llx at %#llx (want the address above it with bit 63)",
+	      (unsigned long long)token_seen, (unsigned long long)token_addr_seen);
 
-		check(cases[i].name, r == -SIGSEGV && si.si_code == SI_KERNEL,
+	r = child_status(do_rstorssp_token, NULL, &si);
+	check("hw.shstk.signal_token_rstorssp", r == 10,
+	      "child %d (10: #CP, SEGV_CPERR; 42: RSTORSSP took the signal token; "
+	      "11 another SIGSEGV; 3-6 set-up)", r);
+
+	si.si_signo = 0;
+	r = child_status(do_null_fpstate, NULL, &si);
+	check("hw.shstk.sigreturn_fpstate_null", r == 0,
+	      "child %d, signal %d code %#x (0: returned with its SSP; 3: another SSP)", r,
+	      si.si_signo, si.si_code);
+
+	for (unsigned int i = 0; i < sizeof(forged) / sizeof(forged[0]); i++) {
+		memset(&si, 0, sizeof(si));
+		r = child_status(forged[i].fn, (void *)forged[i].arg, &si);
+		check(forged[i].name, r == -SIGSEGV && si.si_code == SI_KERNEL,
 		      "child %d, signal %d code %#x (SIGSEGV with SI_KERNEL expected)", r,
 		      si.si_signo, si.si_code);
 	}
+
+	memset(&si, 0, sizeof(si));
+	r = child_status(do_scratch_sigreturn, NULL, &si);
+	int control = child_status(do_scratch_sigreturn, (void *)1L, NULL);
+
+	check("hw.shstk.sigreturn_no_signal", r == -SIGSEGV && si.si_code == SI_KERNEL &&
+	      control == 0,
+	      "child %d, signal %d code %#x (SIGSEGV with SI_KERNEL expected); the same "
+	      "frame after ARCH_X86_CET_DISABLE: child %d (0 expected)", r, si.si_signo,
+	      si.si_code, control);
 }
 
 /* The page a userfaultfd handler fills, and the handler thread */
@@ -755,8 +907,10 @@ static void test_hardware(void)
 		"hw.shstk.mprotect_refused", "hw.shstk.map_token",
 		"hw.shstk.map_fixed_noreplace", "hw.shstk.wrss_enable",
 		"hw.shstk.ptrace_ssp", "hw.shstk.smaps_ss", "hw.shstk.userfaultfd",
-		"hw.shstk.sigreturn_odd_ssp", "hw.shstk.sigreturn_bad_magic",
-		"hw.shstk.sigreturn_replayed", "hw.shstk.madv_dontneed_wrss",
+		"hw.shstk.signal_token", "hw.shstk.signal_token_rstorssp",
+		"hw.shstk.sigreturn_fpstate_null", "hw.shstk.sigreturn_odd_ssp",
+		"hw.shstk.sigreturn_restore_token", "hw.shstk.sigreturn_replayed",
+		"hw.shstk.sigreturn_no_signal", "hw.shstk.madv_dontneed_wrss",
 		"hw.shstk.proc_mem_cow", "hw.shstk.ptrace_ssp_bad",
 	};
 	uint64_t st[3] = { 0, 0, 0 };
@@ -903,7 +1057,7 @@ static void test_hardware(void)
 	check("hw.shstk.smaps_ss", found, "%d ss mappings, the shadow stack %#llx %s", n_ss,
 	      (unsigned long long)st[1], found ? "among them" : "not among them");
 	test_userfaultfd();
-	test_forged_frames();
+	test_signal_frames();
 }
 
 int main(void)
