@@ -714,9 +714,92 @@ static bool gotoff_dispatch(const struct sweep *s, size_t k, x86_reg reg)
 	       next->op[1].reg == r->op[1].base;
 }
 
+/* How far back a table's lea is looked for when the history does not hold it. */
+#define TABLE_LEA_REACH 512
+
+/* The dispatch of a relative table in the two instructions before the jmp:
+ * movslq (%rB,%rI,4),%rX; add %rO,%rX, then jmp *%rX (JMP_REG). B and O are the registers holding
+ * the table and the address its offsets count from: the same one (GCC's usual code), or
+ * two (glibc's vfprintf: offsets from a code label). */
+static bool relative_dispatch(const struct sweep *s, x86_reg jmp_reg, x86_reg *b, x86_reg *o)
+{
+	const struct recent *add = before(s, 0), *load = before(s, 1);
+
+	if (s->nhist < 2 || add->id != X86_INS_ADD || add->nops != 2 ||
+	    add->op[0].type != X86_OP_REG || add->op[0].reg != jmp_reg ||
+	    add->op[1].type != X86_OP_REG || load->id != X86_INS_MOVSXD || load->nops != 2 ||
+	    load->op[1].type != X86_OP_MEM || load->op[1].base == X86_REG_INVALID ||
+	    load->op[1].scale != 4 || load->op[1].disp != 0 || load->op[0].type != X86_OP_REG ||
+	    load->op[0].reg != add->op[0].reg)
+		return false;
+	*b = load->op[1].base;
+	*o = add->op[1].reg;
+	return true;
+}
+
+/* The address the nearest lea disp(%rip),REG of the history loads, or 0. */
+static uint64_t lea_in_history(const struct sweep *s, x86_reg reg)
+{
+	size_t k;
+
+	for (k = 0; k < s->nhist; k++) {
+		const struct recent *r = before(s, k);
+
+		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[0].type == X86_OP_REG &&
+		    r->op[0].reg == reg && r->op[1].type == X86_OP_MEM &&
+		    r->op[1].base == X86_REG_RIP)
+			return r->addr + r->size + (uint64_t)r->op[1].disp;
+	}
+	return 0;
+}
+
+/* The table base when the lea table(%rip),%rB lies farther back than the history: GCC
+ * hoists it out of a loop (glibc's vfprintf, ld.so). The nearest lea disp32(%rip),%rB
+ * within TABLE_LEA_REACH bytes before the movslq, in the same function, from which the
+ * instruction lengths lead exactly to the movslq, and whose address is not code; 0 when
+ * there is none. */
+static uint64_t far_table_lea(const struct sweep *s, x86_reg reg)
+{
+	const struct recent *load = before(s, 1);
+	int b = gpr_number(reg);
+	uint64_t lo, at;
+
+	if (b < 0 || load->addr < s->func_start + 7)
+		return 0;
+	lo = load->addr - s->func_start > TABLE_LEA_REACH ? load->addr - TABLE_LEA_REACH
+							  : s->func_start;
+	for (at = load->addr - 7;; at--) {
+		const unsigned char *p = s->func_bytes + (at - s->func_start);
+
+		if (p[0] == (0x48 | (b >= 8 ? 4 : 0)) && p[1] == 0x8d &&
+		    p[2] == (0x05 | ((b & 7) << 3))) {
+			uint64_t pos = at;
+
+			while (pos < load->addr) {
+				size_t len = disasm_length(&s->d, s->func_bytes + (pos - s->func_start),
+							   (size_t)(s->func_end - pos));
+
+				if (!len)
+					break;
+				pos += len;
+			}
+			if (pos == load->addr) {
+				uint64_t base = at + 7 + (uint64_t)(int64_t)(int32_t)load_le32(p + 3);
+
+				/* A table lies in data: a lea of a code address is something
+				 * else (a label, a callback). */
+				return code_range_of(s->c, base) ? 0 : base;
+			}
+		}
+		if (at == lo)
+			return 0;
+	}
+}
+
 static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
 {
 	const cs_x86_op *op = &x->operands[0];
+	x86_reg b, o;
 	size_t k;
 
 	memset(t, 0, sizeof(*t));
@@ -729,7 +812,27 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 	}
 	if (op->type != X86_OP_REG)
 		return false;
-	/* lea table(%rip),%rB; movslq (%rB,%rI,4),%rX; add %rB,%rX; jmp *%rX */
+	/* lea table(%rip),%rB; movslq (%rB,%rI,4),%rX; add %rO,%rX; jmp *%rX, with %rO
+	 * the table (%rB) or a lea origin(%rip),%rO of its own; the table's lea may lie
+	 * farther back than the history (then only with a bound: the register might have
+	 * changed in between). */
+	if (s->c->is64 && relative_dispatch(s, op->reg, &b, &o)) {
+		uint64_t base = lea_in_history(s, b), origin;
+
+		t->count = bound_from_history(s);
+		if (!base && t->count)
+			base = far_table_lea(s, b);
+		origin = o == b ? base : lea_in_history(s, o);
+		if (base && origin && !code_range_of(s->c, base)) {
+			t->base = base;
+			t->origin = origin;
+			t->entry_size = 4;
+			t->relative = true;
+			return true;
+		}
+		t->count = 0;
+	}
+	/* Any other shape ending in jmp *%rX: the nearest lea table(%rip). */
 	for (k = 0; k < s->nhist; k++) {
 		const struct recent *r = before(s, k);
 

@@ -6,11 +6,21 @@
  * The same walk finds vsyscall addresses kept in data.
  *
  * A word whose value merely falls in the code is no function pointer by itself: string
- * tails ("ing\0" is 0x676e69), UTF-16 tables and counters do too. The value must be a
- * function start (symbol or FDE), a PLT entry, or at least an instruction start in the
- * decoding from the start of the FDE or sized symbol whose extent holds it; where none
- * does (stripped hand-written code, GHC's code after its info tables), the word is kept
- * as before. */
+ * tails ("ing\0" is 0x676e69), UTF-16 text and counters do too. What a word needs, by
+ * what its value is (issue 18, from python3.13, valgrind and GHC code of Debian 13):
+ *   - a function start (symbol or FDE) or a PLT entry: nothing more;
+ *   - inside the FDE or sized symbol of a function: an instruction start in the decoding
+ *     from that function's start, and a place in a table of code addresses (the word
+ *     before or after it holds one too: a dispatch table, a table of labels). A lone
+ *     word pointing into the middle of a function was, in every case seen, a string or
+ *     a number, never a pointer: compiled code takes mid-function addresses only in
+ *     jump tables (recovered by the sweep) and computed-goto tables;
+ *   - code nothing describes (stripped hand-written code, GHC's code after its info
+ *     tables): kept, as before.
+ * And in every case but the first, the word must not be text: a word of printable ASCII
+ * (or NUL) whose first byte is printable, after a word that is mostly printable text
+ * too, is the tail of a string; the same in UTF-16 (units below 0x100). A real pointer
+ * in a table follows another pointer or a number, whose high bytes are zero. */
 #include "config.h"
 
 #include "code/targets.h"
@@ -24,6 +34,9 @@
 /* A word of data holding a code address: VALUE stored at ADDR. Sorted by value. */
 struct pointer_word {
 	uint64_t value, addr;
+	uint64_t before, after;  /* the words around it in its section (0 at its ends) */
+	bool text;               /* the word continues a string (ASCII or UTF-16) */
+	bool got;                /* a slot of .got: the address of a symbol the code takes */
 };
 
 struct pointer_words {
@@ -77,7 +90,57 @@ static void scan_vsyscall_words(struct code_ctx *c, const GElf_Shdr *sh, const u
 	}
 }
 
-static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers,
+static bool printable(unsigned char b)
+{
+	return (b >= 0x20 && b < 0x7f) || b == '\t' || b == '\n' || b == '\r';
+}
+
+/* W bytes of ASCII text: each printable or NUL; how many are printable, or -1. */
+static int ascii_run(const unsigned char *p, unsigned w)
+{
+	int n = 0;
+	unsigned i;
+
+	for (i = 0; i < w; i++) {
+		if (printable(p[i]))
+			n++;
+		else if (p[i])
+			return -1;
+	}
+	return n;
+}
+
+/* The same in UTF-16LE: units of one printable or NUL byte; how many are printable. */
+static int utf16_run(const unsigned char *p, unsigned w)
+{
+	int n = 0;
+	unsigned i;
+
+	for (i = 0; i + 1 < w; i += 2) {
+		if (p[i + 1])
+			return -1;
+		if (printable(p[i]))
+			n++;
+		else if (p[i])
+			return -1;
+	}
+	return n;
+}
+
+/* Whether the word at P (W bytes, BEFORE bytes of the section before it) continues a
+ * string: text itself, starting with a character, after a word at least half of whose
+ * characters are printable. A pointer or number before it has zero high bytes. */
+static bool string_tail(const unsigned char *p, size_t before, unsigned w)
+{
+	if (before < w)
+		return false;
+	if (printable(p[0]) && ascii_run(p, w) >= 0 && ascii_run(p - w, w) >= (int)(w / 2))
+		return true;
+	return printable(p[0]) && utf16_run(p, w) >= 0 &&
+	       utf16_run(p - w, w) >= (int)(w / 4 ? w / 4 : 1);
+}
+
+static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers, bool got,
 			 struct pointer_words *found)
 {
 	const unsigned char *p = elf_model_file_bytes(c->m, sh->sh_offset, sh->sh_size);
@@ -99,8 +162,16 @@ static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers,
 		}
 		if (code_range_of(c, v) && !code_in_table(c, a) &&
 		    !addr_map_get(&c->rewritten, a, &v)) {
+			size_t off = (size_t)(a - sh->sh_addr);
+			struct pointer_word w = { v, a, 0, 0, string_tail(p + off, off, c->word),
+						  got };
+
+			if (off >= c->word)
+				w.before = elf_model_read_word(c->m, p + off - c->word);
+			if (off + 2 * c->word <= sh->sh_size)
+				w.after = elf_model_read_word(c->m, p + off + c->word);
 			ARRAY_RESERVE(found->w, found->cap, found->n + 1);
-			found->w[found->n++] = (struct pointer_word){ v, a };
+			found->w[found->n++] = w;
 		}
 	}
 }
@@ -146,15 +217,107 @@ static uint64_t enclosing_start(const struct code_ctx *c, uint64_t addr)
 	return 0;
 }
 
+/* The end of the last FDE or sized symbol that ends at or below ADDR, or 0. */
+static uint64_t previous_end(const struct code_ctx *c, uint64_t addr)
+{
+	uint64_t end = 0;
+	size_t lo = 0, hi = c->nfdes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->fdes[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && c->fdes[lo - 1].start + c->fdes[lo - 1].size <= addr)
+		end = c->fdes[lo - 1].start + c->fdes[lo - 1].size;
+	lo = 0;
+	hi = c->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && c->syms[lo - 1].size && c->syms[lo - 1].addr + c->syms[lo - 1].size <= addr &&
+	    c->syms[lo - 1].addr + c->syms[lo - 1].size > end)
+		end = c->syms[lo - 1].addr + c->syms[lo - 1].size;
+	return end;
+}
+
+/* One instruction of padding: a nop of any length (0x90, 0f 1f), int3, or zero bytes. */
+static bool padding_insn(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+
+	if (len && p[0] == 0xcc)
+		return len == 1;
+	while (i < len && p[i] == 0)
+		i++;
+	if (i == len)
+		return true;
+	i = 0;
+	while (i < len && (p[i] == 0x66 || p[i] == 0x2e || p[i] == 0x3e || p[i] == 0x26 ||
+			   p[i] == 0x64 || p[i] == 0x65 || p[i] == 0xf2 || p[i] == 0xf3))
+		i++;
+	if (i < len && p[i] == 0x90)
+		return i + 1 == len;
+	return i + 1 < len && p[i] == 0x0f && p[i + 1] == 0x1f;
+}
+
+/* Whether V lies in the padding after the function ending at GAP: every instruction
+ * from GAP to the next function start a nop, int3 or zeros (GCC's alignment between
+ * functions, where a string tail or a number often points). */
+static bool in_padding(struct code_ctx *c, struct disasm *d, uint64_t gap, uint64_t v)
+{
+	uint64_t next = code_function_end(c, v), at = gap;
+	const unsigned char *p;
+	size_t avail;
+
+	if (!gap || next <= v || next - gap > 256)
+		return false;
+	while (at < next && (p = code_bytes(c, at, &avail)) != NULL) {
+		size_t len = disasm_length(d, p, avail);
+
+		if (!len || !padding_insn(p, len))
+			return false;
+		at += len;
+	}
+	return at == next;
+}
+
+/* A function start or a PLT entry. */
+static bool function_value(const struct code_ctx *c, uint64_t v)
+{
+	uint64_t dummy;
+
+	return code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &dummy);
+}
+
+/* Whether a word pointing inside a function has a pointer's company: a .got slot, or a
+ * word next to it holding a function start (a dispatch table that also holds a label).
+ * A table of labels of one function alone is a jump or computed-goto table, the jump
+ * table checks' business; one the sweep did not recover was, in what Debian 13 shows,
+ * a table of bounds compared with (valgrind's blksys_* labels), never branched to. */
+static bool pointer_company(const struct code_ctx *c, const struct pointer_word *w)
+{
+	return w->got || (w->before && function_value(c, w->before)) ||
+	       (w->after && function_value(c, w->after));
+}
+
 /* Walks the words in value order, measuring instructions forward from the enclosing
- * function's start once per function, and adds each word the evidence allows. */
+ * function's start once per function, and adds each word the evidence allows (see the
+ * head of this file). */
 static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
 {
 	struct disasm d;
 	bool opened = false;
 	uint64_t func = 0, at = 0;
 	size_t i;
-	uint64_t dummy;
 
 	qsort(found->w, found->n, sizeof(*found->w), by_value);
 	for (i = 0; i < found->n; i++) {
@@ -162,17 +325,22 @@ static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
 		const unsigned char *p;
 		size_t avail;
 
-		if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &dummy)) {
+		if (function_value(c, v)) {
 			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
 			continue;
 		}
-		start = enclosing_start(c, v);
-		if (!start) {
-			code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
+		if (found->w[i].text)
 			continue;
-		}
 		if (!opened && !(opened = disasm_open(&d, c->is64)))
 			return;
+		start = enclosing_start(c, v);
+		if (!start) {
+			if (!in_padding(c, &d, previous_end(c, v), v))
+				code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
+			continue;
+		}
+		if (!pointer_company(c, &found->w[i]))
+			continue;
 		if (start != func) {
 			func = start;
 			at = start;
@@ -204,7 +372,7 @@ void targets_data_pointers(struct code_ctx *c)
 		const char *name = sec->name;
 
 		if (name && scanned(name, &sh))
-			scan_section(c, &sh, pointers, &found);
+			scan_section(c, &sh, pointers, strcmp(name, ".got") == 0, &found);
 	}
 	if (found.n)
 		add_pointer_targets(c, &found);
