@@ -286,13 +286,24 @@ static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf
 	return false;
 }
 
-void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
+size_t code_fdes_upto(const struct code_ctx *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->nfdes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->fdes[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t code_syms_upto(const struct code_ctx *c, uint64_t addr)
 {
 	size_t lo = 0, hi = c->nsyms;
-	const struct code_symbol *s;
-	const struct exec_range *r;
-	struct text_build t;
-	uint64_t start;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -302,6 +313,17 @@ void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)
+{
+	size_t lo = code_syms_upto(c, addr);
+	const struct code_symbol *s;
+	const struct exec_range *r;
+	struct text_build t;
+	uint64_t start;
+
 	/* Step back over aliases at the same address to the preferred (first) one. */
 	while (lo > 1 && c->syms[lo - 2].addr == c->syms[lo - 1].addr)
 		lo--;

@@ -119,6 +119,10 @@ bool code_is_function_start(const struct code_ctx *c, uint64_t addr);
 uint64_t code_function_start(const struct code_ctx *c, uint64_t addr);
 /* The first function start above ADDR, or the end of ADDR's range. */
 uint64_t code_function_end(const struct code_ctx *c, uint64_t addr);
+/* How many FDEs (sorted by start) and symbols (sorted by address) begin at or below
+ * ADDR: the last such one is at index n - 1. */
+size_t code_fdes_upto(const struct code_ctx *c, uint64_t addr);
+size_t code_syms_upto(const struct code_ctx *c, uint64_t addr);
 /* "name", "name+0x1c", or "sub_4011a0" when no symbol covers ADDR. */
 void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len);
 /* Address of the defined symbol NAME, or 0. */

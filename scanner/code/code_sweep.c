@@ -776,7 +776,8 @@ static uint64_t far_table_lea(const struct sweep *s, x86_reg reg)
 			uint64_t pos = at;
 
 			while (pos < load->addr) {
-				size_t len = disasm_length(&s->d, s->func_bytes + (pos - s->func_start),
+				size_t len = disasm_length(&s->d,
+							   s->func_bytes + (pos - s->func_start),
 							   (size_t)(s->func_end - pos));
 
 				if (!len)
@@ -784,7 +785,8 @@ static uint64_t far_table_lea(const struct sweep *s, x86_reg reg)
 				pos += len;
 			}
 			if (pos == load->addr) {
-				uint64_t base = at + 7 + (uint64_t)(int64_t)(int32_t)load_le32(p + 3);
+				uint64_t base =
+					at + 7 + (uint64_t)(int64_t)(int32_t)load_le32(p + 3);
 
 				/* A table lies in data: a lea of a code address is something
 				 * else (a label, a callback). */

@@ -28,8 +28,9 @@ enum {
 
 /* The one-byte opcodes. 40-4f are inc and dec in 32-bit mode, REX in 64-bit mode (read
  * before the table); the prefixes are read before it too; 8f, c6, c7, f6, f7, fe and ff
- * depend on ModRM's reg field (see reg_form). 63 is arpl or movsxd, ModRM either way. */
-/* clang-format off: the opcode tables keep their rows of 16 */
+ * depend on ModRM's reg field (see reg_form). 63 is arpl or movsxd, ModRM either way.
+ * The tables keep their rows of 16, one per high nibble: clang-format is off for them. */
+/* clang-format off */
 static const uint8_t one_byte[256] = {
 	/* 00 */ M, M, M, M, IB, IZ, OTHER, OTHER, M, M, M, M, IB, IZ, OTHER, OTHER,
 	/* 10 */ M, M, M, M, IB, IZ, OTHER, OTHER, M, M, M, M, IB, IZ, OTHER, OTHER,

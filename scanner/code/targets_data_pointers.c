@@ -34,9 +34,9 @@
 /* A word of data holding a code address: VALUE stored at ADDR. Sorted by value. */
 struct pointer_word {
 	uint64_t value, addr;
-	uint64_t before, after;  /* the words around it in its section (0 at its ends) */
-	bool text;               /* the word continues a string (ASCII or UTF-16) */
-	bool got;                /* a slot of .got: the address of a symbol the code takes */
+	uint64_t before, after; /* the words around it in its section (0 at its ends) */
+	bool text;		/* the word continues a string (ASCII or UTF-16) */
+	bool got;		/* a slot of .got: the address of a symbol the code takes */
 };
 
 struct pointer_words {
@@ -163,7 +163,7 @@ static void scan_section(struct code_ctx *c, const GElf_Shdr *sh, bool pointers,
 		if (code_range_of(c, v) && !code_in_table(c, a) &&
 		    !addr_map_get(&c->rewritten, a, &v)) {
 			size_t off = (size_t)(a - sh->sh_addr);
-			struct pointer_word w = { v, a, 0, 0, string_tail(p + off, off, c->word),
+			struct pointer_word w = { v,  a, 0, 0, string_tail(p + off, off, c->word),
 						  got };
 
 			if (off >= c->word)
@@ -190,28 +190,11 @@ static int by_value(const void *a, const void *b)
  * whose entry code follows its info tables). */
 static uint64_t enclosing_start(const struct code_ctx *c, uint64_t addr)
 {
-	size_t lo = 0, hi = c->nfdes;
+	size_t lo = code_fdes_upto(c, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->fdes[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && addr - c->fdes[lo - 1].start < c->fdes[lo - 1].size)
 		return c->fdes[lo - 1].start;
-	lo = 0;
-	hi = c->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = code_syms_upto(c, addr);
 	if (lo && addr - c->syms[lo - 1].addr < c->syms[lo - 1].size)
 		return c->syms[lo - 1].addr;
 	return 0;
@@ -221,28 +204,11 @@ static uint64_t enclosing_start(const struct code_ctx *c, uint64_t addr)
 static uint64_t previous_end(const struct code_ctx *c, uint64_t addr)
 {
 	uint64_t end = 0;
-	size_t lo = 0, hi = c->nfdes;
+	size_t lo = code_fdes_upto(c, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->fdes[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && c->fdes[lo - 1].start + c->fdes[lo - 1].size <= addr)
 		end = c->fdes[lo - 1].start + c->fdes[lo - 1].size;
-	lo = 0;
-	hi = c->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = code_syms_upto(c, addr);
 	if (lo && c->syms[lo - 1].size && c->syms[lo - 1].addr + c->syms[lo - 1].size <= addr &&
 	    c->syms[lo - 1].addr + c->syms[lo - 1].size > end)
 		end = c->syms[lo - 1].addr + c->syms[lo - 1].size;
