@@ -1,6 +1,7 @@
 /* Unit tests of scanner/util/sort_address.c and scanner/util/text_arena.c, the two helpers the
  * audit's speed rests on: records come out in address order, those at one address in the
- * order they went in, whatever the count and the bytes the addresses differ in; arena
+ * order they went in, whatever the count and the bytes the addresses differ in; the
+ * searches count the records below and up to any address; arena
  * strings stay whole and in place however many blocks they take. */
 #include "config.h"
 
@@ -106,6 +107,47 @@ static void sorts_bare_addresses(void **state)
 		assert_true(a[i - 1] <= a[i]);
 }
 
+/* What a lookup of a symbol, an FDE or a function start asks: how many records lie below
+ * and at or below an address, counted one by one, for addresses at, between and beyond the
+ * records (0 and UINT64_MAX too), with repeated addresses. */
+static void counts_records_below_and_up_to_an_address(void **state)
+{
+	static const size_t counts[] = { 0, 1, 2, 7, 64, 1000 };
+	struct record r[1000];
+	size_t c, i, q;
+
+	(void)state;
+	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		size_t n = counts[c];
+
+		for (i = 0; i < n; i++)
+			r[i] = (struct record){ 16 + random_address() % (4 * n + 1) * 4, i, 0 };
+		if (n > 1)
+			r[n - 1].addr = UINT64_MAX;
+		sort_by_address(r, n, sizeof(r[0]));
+		for (q = 0; q < 4 * n + 40; q++) {
+			uint64_t addr =
+				16 + (q - 2) * 4 + q % 3 - 1; /* at, below, above a record */
+			size_t below = 0, upto = 0;
+
+			if (q < 2)
+				addr = q == 0 ? 0 : UINT64_MAX;
+
+			for (i = 0; i < n; i++) {
+				below += r[i].addr < addr;
+				upto += r[i].addr <= addr;
+			}
+			if (records_below(r, n, sizeof(r[0]), addr) != below ||
+			    records_upto(r, n, sizeof(r[0]), addr) != upto)
+				fail_msg(
+					"n=%zu, 0x%llx: %zu below and %zu up to it, found %zu and %zu",
+					n, (unsigned long long)addr, below, upto,
+					records_below(r, n, sizeof(r[0]), addr),
+					records_upto(r, n, sizeof(r[0]), addr));
+		}
+	}
+}
+
 static char *formatted(struct text_arena *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -153,6 +195,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sorts_by_address_and_keeps_the_order_of_equals),
 		cmocka_unit_test(sorts_bare_addresses),
+		cmocka_unit_test(counts_records_below_and_up_to_an_address),
 		cmocka_unit_test(arena_strings_stay_whole_and_in_place),
 	};
 

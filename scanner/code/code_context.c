@@ -216,17 +216,7 @@ const unsigned char *code_bytes(const struct code_ctx *c, uint64_t addr, size_t 
 /* Index of the last start <= ADDR, or (size_t)-1. */
 static size_t start_index(const struct code_ctx *c, uint64_t addr)
 {
-	size_t lo = 0, hi = c->nstarts;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->starts[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - 1;
+	return records_upto(c->starts, c->nstarts, sizeof(*c->starts), addr) - 1;
 }
 
 bool code_is_function_start(const struct code_ctx *c, uint64_t addr)
@@ -288,32 +278,12 @@ static bool data_section_name(const struct code_ctx *c, uint64_t addr, char *buf
 
 size_t code_fdes_upto(const struct code_ctx *c, uint64_t addr)
 {
-	size_t lo = 0, hi = c->nfdes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->fdes[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return records_upto(c->fdes, c->nfdes, sizeof(*c->fdes), addr);
 }
 
 size_t code_syms_upto(const struct code_ctx *c, uint64_t addr)
 {
-	size_t lo = 0, hi = c->nsyms;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return records_upto(c->syms, c->nsyms, sizeof(*c->syms), addr);
 }
 
 void code_symbol_name(const struct code_ctx *c, uint64_t addr, char *buf, size_t len)

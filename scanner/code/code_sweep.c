@@ -15,6 +15,7 @@
 #include "util/byteorder.h"
 #include "code/disasm.h"
 #include "code/insn_length.h"
+#include "util/sort_address.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -135,16 +136,9 @@ static bool ret_after_stack_game(const unsigned char *p, size_t i)
 static bool global_label_at(const struct code_ctx *c, uint64_t addr)
 {
 	const struct elf_model *m = c->m;
-	size_t lo = 0, hi = m->nsymbols;
+	size_t lo =
+		records_below(m->symbols_by_addr, m->nsymbols, sizeof(*m->symbols_by_addr), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->symbols_by_addr[mid].value < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < m->nsymbols && m->symbols_by_addr[lo].value == addr; lo++) {
 		const struct elf_symbol *sym = &m->symbols_by_addr[lo];
 

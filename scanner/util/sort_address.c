@@ -116,3 +116,24 @@ void sort_by_address(void *records, size_t n, size_t size)
 		memcpy(records, from, n * size);
 	free(spare);
 }
+
+size_t records_below(const void *records, size_t n, size_t size, uint64_t addr)
+{
+	const unsigned char *r = records;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (address_of(r + mid * size) < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t records_upto(const void *records, size_t n, size_t size, uint64_t addr)
+{
+	return addr == UINT64_MAX ? n : records_below(records, n, size, addr + 1);
+}
