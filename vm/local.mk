@@ -132,6 +132,18 @@ check-vm-plugin: elfcet/elfcet vm/guest/runner tests/elf-damage
 check-vm: check-vm-plugin
 EXTRA_DIST += tests/vm-plugin.sh vm/qemu-with-plugin
 
+# The plugin in system mode (tests/plugin-system.sh) with the cet kernel, built when the
+# cache has none: `make check` skips that test on a machine where no kernel is built yet.
+check-vm-plugin-system: vm/plugin/elfcet-qemu-plugin.so
+	@kernel='$(VM_KERNEL)'; \
+	[ -n "$$kernel" ] || kernel=$$($(abs_top_srcdir)/kernel/build --variant cet | tail -n1) || exit 1; \
+	if ELFCET_VM_KERNEL="$$kernel" top_srcdir='$(abs_top_srcdir)' \
+		top_builddir='$(abs_top_builddir)' $(BASH) $(abs_top_srcdir)/tests/plugin-system.sh; \
+	then echo "PASS: plugin-system (check-vm)"; \
+	else echo "FAIL: plugin-system (check-vm)"; exit 1; fi
+check-vm: check-vm-plugin-system
+.PHONY: check-vm-plugin-system
+
 # The vsyscall check: a program calling the vsyscall page under the cet and nocet kernels.
 check-vm-vsyscall: elfcet/elfcet vm/guest/runner
 	$(VM_VERIFY_ENV) top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
