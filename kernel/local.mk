@@ -7,12 +7,16 @@
 #   make check-bochs   boot the cet kernel under Bochs, whose CPU implements
 #                      CET, and run the in-guest tests with enforcement
 #                      (kernel/bochs-test; Bochs built once by vm/bochs/build)
+#   make check-exec-survey  every ELF program and library of /usr exec'd
+#                      under the cet and nocet kernels; lists those whose
+#                      outcome differs (kernel/exec-survey, about 4 min)
 #   make check-series  every patch of the series applied in turn, built
 #                      with CET on and off, checkpatch --strict
 #                      (kernel/check-series, slow: about 4 h)
 EXTRA_DIST += \
 	kernel/README.md \
 	kernel/build \
+	kernel/exec-survey \
 	kernel/boot-test \
 	kernel/bochs-test \
 	kernel/guest-tests \
@@ -22,7 +26,7 @@ EXTRA_DIST += \
 	kernel/patches \
 	kernel/tests
 
-.PHONY: check-vm check-vm-kernel check-bochs check-series
+.PHONY: check-vm check-vm-kernel check-bochs check-series check-exec-survey
 check-vm: check-vm-kernel
 check-vm-kernel:
 	$(srcdir)/kernel/boot-test
@@ -30,3 +34,5 @@ check-bochs:
 	$(srcdir)/kernel/bochs-test
 check-series:
 	$(srcdir)/kernel/check-series
+check-exec-survey: tests/elf-damage
+	$(srcdir)/kernel/exec-survey --elf-damage tests/elf-damage
