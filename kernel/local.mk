@@ -12,7 +12,13 @@
 #                      outcome differs (kernel/exec-survey, about 4 min)
 #   make check-series  every patch of the series applied in turn, built
 #                      with CET on and off, checkpatch --strict
-#                      (kernel/check-series, slow: about 4 h)
+#                      (kernel/check-series, slow: about 4 h; pass
+#                      CHECK_SERIES_FLAGS="--config wide" for the second
+#                      configuration)
+#   make check-hunk-coverage  the whole series built in the second
+#                      configuration (config/wide.config) with CET on and
+#                      off, and every hunk shown to reach the compiler
+#                      (kernel/hunk-coverage; two kernel builds, cached)
 EXTRA_DIST += \
 	kernel/README.md \
 	kernel/build \
@@ -21,18 +27,26 @@ EXTRA_DIST += \
 	kernel/bochs-test \
 	kernel/guest-tests \
 	kernel/check-series \
+	kernel/hunk-coverage \
+	kernel/hunk-coverage.known \
 	kernel/check-vdso-endbr \
 	kernel/config \
 	kernel/patches \
 	kernel/tests
 
-.PHONY: check-vm check-vm-kernel check-bochs check-series check-exec-survey
+.PHONY: check-vm check-vm-kernel check-bochs check-series check-exec-survey \
+	check-hunk-coverage
 check-vm: check-vm-kernel
 check-vm-kernel:
 	$(srcdir)/kernel/boot-test
 check-bochs:
 	$(srcdir)/kernel/bochs-test
 check-series:
-	$(srcdir)/kernel/check-series
+	$(srcdir)/kernel/check-series $(CHECK_SERIES_FLAGS)
+check-hunk-coverage:
+	$(srcdir)/kernel/build --variant cet-wide >/dev/null
+	$(srcdir)/kernel/build --variant nocet-wide >/dev/null
+	$(srcdir)/kernel/build --variant i386 >/dev/null
+	$(srcdir)/kernel/hunk-coverage
 check-exec-survey: tests/elf-damage
 	$(srcdir)/kernel/exec-survey --elf-damage tests/elf-damage
