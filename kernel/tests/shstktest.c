@@ -897,6 +897,54 @@ static void test_userfaultfd(void)
 	munmap((void *)ss, 4096);
 }
 
+/* Does [p, p + len) meet [lo, hi)? */
+static int overlaps(unsigned long p, unsigned long len, unsigned long lo, unsigned long hi)
+{
+	return p < hi && p + len > lo;
+}
+
+/*
+ * Guard gaps: the page below and the page above a shadow stack stay free
+ * whenever the kernel chooses the place of a later mapping, with a hint
+ * right next to the stack or without one; only MAP_FIXED(_NOREPLACE)
+ * puts a mapping there.  v2 as first written let a hint take the page
+ * above (x86's hint check looked only at the next mapping's gap).
+ */
+static void test_guard_gaps(void)
+{
+	const int prot = PROT_READ, anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	long ss = map_shadow_stack(0, 8192, 0);
+
+	if (ss < 0) {
+		report("hw.shstk.guard_gap", "fail", "map_shadow_stack: %ld (%s)", ss,
+		       strerror(errno));
+		return;
+	}
+	unsigned long below_gap = ss - 4096, above_gap = ss + 8192;
+	void *placed[4] = {
+		mmap((void *)above_gap, 4096, prot, anon, -1, 0), /* hint: the page above */
+		mmap((void *)below_gap, 4096, prot, anon, -1, 0), /* hint: the page below */
+		mmap(NULL, 4096, prot, anon, -1, 0),		   /* no hint */
+	};
+	int bad = 0;
+
+	for (int i = 0; i < 3; i++)
+		if (placed[i] == MAP_FAILED ||
+		    overlaps((unsigned long)placed[i], 4096, below_gap, ss) ||
+		    overlaps((unsigned long)placed[i], 4096, above_gap, above_gap + 4096))
+			bad++;
+	placed[3] = mmap((void *)above_gap, 4096, prot, anon | MAP_FIXED_NOREPLACE, -1, 0);
+
+	check("hw.shstk.guard_gap", !bad && placed[3] == (void *)above_gap,
+	      "shadow stack %#lx-%#lx: hint above got %p, hint below %p, no hint %p, "
+	      "MAP_FIXED_NOREPLACE above %p", ss, ss + 8192, placed[0], placed[1], placed[2],
+	      placed[3]);
+	for (int i = 0; i < 4; i++)
+		if (placed[i] != MAP_FAILED)
+			munmap(placed[i], 4096);
+	munmap((void *)ss, 8192);
+}
+
 static void test_hardware(void)
 {
 	const char *why = cet_kernel ? "needs a CPU with shadow stacks (QEMU TCG has none)" :
@@ -912,6 +960,7 @@ static void test_hardware(void)
 		"hw.shstk.sigreturn_restore_token", "hw.shstk.sigreturn_replayed",
 		"hw.shstk.sigreturn_no_signal", "hw.shstk.madv_dontneed_wrss",
 		"hw.shstk.proc_mem_cow", "hw.shstk.ptrace_ssp_bad",
+		"hw.shstk.guard_gap",
 	};
 	uint64_t st[3] = { 0, 0, 0 };
 	siginfo_t si = { 0 };
@@ -1058,6 +1107,7 @@ static void test_hardware(void)
 	      (unsigned long long)st[1], found ? "among them" : "not among them");
 	test_userfaultfd();
 	test_signal_frames();
+	test_guard_gaps();
 }
 
 int main(void)
