@@ -11,6 +11,11 @@
 #define GNU_PROPERTY_X86_FEATURE_1_AND	0xc0000002
 #define GNU_PROPERTY_X86_ISA_1_NEEDED	0xc0008002
 
+#define UC_RIP		168		/* ucontext: uc_mcontext.rip */
+#define UC_EFLAGS	176		/* uc_mcontext.eflags */
+#define UC_FPSTATE	224		/* uc_mcontext.fpstate */
+#define ALT_SIZE	(3 * 4096)	/* BODY_SIGNAL_FRAME_FAILS' altstack */
+
 	.text
 	.globl	_start
 _start:
@@ -65,6 +70,99 @@ _start:
 	orq	$0x100, (%rsp)		/* TF: trap after the instruction after popfq */
 	popfq
 	jmp	*%rax
+#elif defined(BODY_SIGNAL_FRAME_FAILS)
+	/*
+	 * The same single-stepped jump, but the SIGTRAP frame fails after its
+	 * FPU state and IBT record are written (an unwritable altstack would
+	 * fail at the FPU state, before the record): a probe signal measures
+	 * how far below the altstack's top the FPU state goes, and the top is
+	 * then put so that it starts 64 bytes above a read-only page, which
+	 * the rest of the frame reaches.  The SIGSEGV (SI_KERNEL) sent instead
+	 * must still find the tracker in WAIT_ENDBR: its handler stops the
+	 * stepping and returns, and under IBT the target is #CP.  Exits: 42
+	 * the target ran (43 without the trap seen there), 10 SEGV_CPERR in
+	 * the handler; 44 set-up failed, 45 the SIGTRAP frame was written,
+	 * 46 it failed before its FPU state, 47 another SIGSEGV.
+	 */
+	mov	$9, %eax		/* mmap(0, 3 pages, RW, private anon) */
+	xor	%edi, %edi
+	mov	$ALT_SIZE, %esi
+	mov	$3, %edx
+	mov	$0x22, %r10d
+	mov	$-1, %r8
+	xor	%r9d, %r9d
+	syscall
+	cmp	$-4095, %rax
+	jae	exit44
+	mov	%rax, %r12		/* base; base + 4096: the boundary */
+	mov	%rax, alt_ss(%rip)
+	movq	$ALT_SIZE, alt_ss + 16(%rip)
+	mov	$131, %eax		/* sigaltstack(&alt_ss, 0): all 3 pages */
+	lea	alt_ss(%rip), %rdi
+	xor	%esi, %esi
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	mov	$13, %eax		/* rt_sigaction(SIGUSR1, &probe_act, 0, 8) */
+	mov	$10, %edi
+	lea	probe_act(%rip), %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	mov	$39, %eax		/* kill(getpid(), SIGUSR1) */
+	syscall
+	mov	%eax, %edi
+	mov	$62, %eax
+	mov	$10, %esi
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	lea	ALT_SIZE(%r12), %r13	/* off = top - fpstate, a multiple of 64 */
+	sub	probe_fpstate(%rip), %r13
+	jbe	exit44
+	cmp	$ALT_SIZE - 4096 - 64, %r13
+	ja	exit44
+	lea	4096 + 64(%r13), %rax	/* ss_size: top = boundary + off + 64 */
+	mov	%rax, alt_ss + 16(%rip)
+	mov	$131, %eax
+	lea	alt_ss(%rip), %rdi
+	xor	%esi, %esi
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	lea	4096 + 64(%r12), %rax	/* where the SIGTRAP frame's FPU state goes */
+	mov	%rax, frame_fpstate(%rip)
+	movl	$0, 24(%rax)		/* its mxcsr, which the FPU save writes */
+	mov	$10, %eax		/* mprotect(base, 4096, PROT_READ) */
+	mov	%r12, %rdi
+	mov	$4096, %esi
+	mov	$1, %edx
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	mov	$13, %eax		/* rt_sigaction(SIGTRAP, &trap_act, 0, 8) */
+	mov	$5, %edi
+	lea	trap_act(%rip), %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	mov	$13, %eax		/* rt_sigaction(SIGSEGV, &segv_act, 0, 8) */
+	mov	$11, %edi
+	lea	segv_act(%rip), %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+	lea	step_target(%rip), %rax
+	pushfq
+	orq	$0x100, (%rsp)
+	popfq
+	jmp	*%rax
 #endif
 exit42:
 	mov	$60, %eax		/* exit(42) */
@@ -97,9 +195,6 @@ step_target:				/* no ENDBR */
 	jmp	exit42
 
 /* handler(sig, info, ucontext): note where the trap was, stop stepping */
-#define UC_RIP		168		/* uc_mcontext.rip */
-#define UC_EFLAGS	176		/* uc_mcontext.eflags */
-#define UC_FPSTATE	224		/* uc_mcontext.fpstate */
 trap_handler:
 	endbr64
 	lea	step_target(%rip), %rcx
@@ -117,6 +212,60 @@ trap_restorer:
 	hlt
 #endif
 
+#ifdef BODY_SIGNAL_FRAME_FAILS
+step_target:				/* no ENDBR */
+	cmpb	$1, trapped_at_target(%rip)
+	jne	exit43
+	jmp	exit42
+
+/* SIGUSR1 handler(sig, info, ucontext): where did the FPU state go? */
+probe_handler:
+	endbr64
+	mov	UC_FPSTATE(%rdx), %rax
+	mov	%rax, probe_fpstate(%rip)
+	ret
+
+/* SIGTRAP handler: its frame was written, so this tests nothing */
+trap_handler:
+	endbr64
+	mov	$45, %edi
+	jmp	exit_edi
+
+/*
+ * SIGSEGV handler(sig, info, ucontext), on the normal stack: exit 10 for
+ * SEGV_CPERR; for the failed SIGTRAP delivery (SI_KERNEL) check that the
+ * frame got as far as its FPU state, note where the trap was, stop
+ * stepping and return.
+ */
+segv_handler:
+	endbr64
+	mov	8(%rsi), %eax		/* si_code */
+	mov	$10, %edi
+	cmp	$10, %eax		/* SEGV_CPERR */
+	je	exit_edi
+	mov	$47, %edi
+	cmp	$0x80, %eax		/* SI_KERNEL */
+	jne	exit_edi
+	mov	$46, %edi
+	mov	frame_fpstate(%rip), %rax
+	cmpl	$0, 24(%rax)
+	je	exit_edi
+	lea	step_target(%rip), %rcx
+	cmp	%rcx, UC_RIP(%rdx)
+	jne	1f
+	movb	$1, trapped_at_target(%rip)
+1:	andq	$~0x100, UC_EFLAGS(%rdx)
+	ret
+frame_restorer:
+	mov	$15, %eax		/* rt_sigreturn */
+	syscall
+	hlt
+exit_edi:
+	mov	$60, %eax
+	syscall
+	hlt
+#endif
+
 	.data
 	.quad	0
 #if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
@@ -125,6 +274,23 @@ trap_act:				/* struct kernel_sigaction */
 	.quad	0x04000004		/* SA_RESTORER | SA_SIGINFO */
 	.quad	trap_restorer
 	.quad	0			/* no signal blocked */
+trapped_at_target:
+	.byte	0
+#endif
+
+#ifdef BODY_SIGNAL_FRAME_FAILS
+probe_act:				/* SA_RESTORER | SA_ONSTACK | SA_SIGINFO */
+	.quad	probe_handler, 0x0c000004, frame_restorer, 0
+trap_act:
+	.quad	trap_handler, 0x0c000004, frame_restorer, 0
+segv_act:				/* on the normal stack */
+	.quad	segv_handler, 0x04000004, frame_restorer, 0
+alt_ss:					/* stack_t: ss_sp, ss_flags, ss_size */
+	.quad	0, 0, 0
+probe_fpstate:
+	.quad	0
+frame_fpstate:
+	.quad	0
 trapped_at_target:
 	.byte	0
 #endif

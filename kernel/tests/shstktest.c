@@ -33,6 +33,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,16 +59,23 @@ static long map_shadow_stack(unsigned long addr, unsigned long size, unsigned lo
 }
 
 /*
- * How many mappings of this process have "ss" in their smaps VmFlags; with
- * want, *found says whether one of them starts there (other shadow stacks,
- * such as those map_shadow_stack() made, may lie below the task's own).
+ * How many mappings of process pid (0: this one) have "ss" in their smaps
+ * VmFlags; with want, *found says whether one of them starts there (other
+ * shadow stacks, such as those map_shadow_stack() made, may lie below the
+ * task's own).
  */
-static int smaps_shadow_stacks(unsigned long want, int *found)
+static int smaps_shadow_stacks(pid_t pid, unsigned long want, int *found)
 {
-	char line[512];
+	char line[512], path[64];
 	unsigned long lo = 0, hi, cur = 0;
 	int n = 0;
-	FILE *f = fopen("/proc/self/smaps", "r");
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/smaps");
+	f = fopen(path, "r");
 
 	if (found)
 		*found = 0;
@@ -150,7 +158,7 @@ static void test_status(void)
 	      thr[0] == '\0', "STATUS r=%ld {%#llx, %#llx, %#llx}, features '%s'", r,
 	      (unsigned long long)st[0], (unsigned long long)st[1],
 	      (unsigned long long)st[2], thr);
-	check("shstk.smaps_no_ss", smaps_shadow_stacks(0, NULL) == 0,
+	check("shstk.smaps_no_ss", smaps_shadow_stacks(0, 0, NULL) == 0,
 	      "no mapping may be a shadow stack");
 }
 
@@ -467,7 +475,13 @@ asm(".pushsection .text\n"
     "1:\tud2\n"
     ".popsection");
 
-static int child_status(void (*fn)(void *), void *arg, siginfo_t *si)
+/*
+ * Run fn(arg) in a traced child: its exit status, or minus the signal of
+ * the fault it stopped for (*si and *regs, when given, then hold its
+ * siginfo and registers at that stop).
+ */
+static int child_status_regs(void (*fn)(void *), void *arg, siginfo_t *si,
+			     struct user_regs_struct *regs)
 {
 	int ws;
 	pid_t pid = fork();
@@ -484,11 +498,18 @@ static int child_status(void (*fn)(void *), void *arg, siginfo_t *si)
 
 		if (si)
 			ptrace(PTRACE_GETSIGINFO, pid, NULL, si);
+		if (regs)
+			ptrace(PTRACE_GETREGS, pid, NULL, regs);
 		kill(pid, SIGKILL);
 		waitpid(pid, &ws, 0);
 		return -sig;
 	}
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+}
+
+static int child_status(void (*fn)(void *), void *arg, siginfo_t *si)
+{
+	return child_status_regs(fn, arg, si, NULL);
 }
 
 static void do_smash(void *arg)
@@ -945,6 +966,335 @@ static void test_guard_gaps(void)
 	munmap((void *)ss, 8192);
 }
 
+/*
+ * Pivot to another shadow stack and back, as a user-space threading
+ * library does: RSTORSSP onto the restore token map_shadow_stack() wrote
+ * at the top of a new stack (the token holds the address right above
+ * itself with bit 0, 64-bit mode, set) moves the SSP onto the token and
+ * turns it into a previous-SSP token (the old SSP with bits 1 and 0 set);
+ * SAVEPREVSSP then leaves a restore token for the old SSP right below it
+ * on the old stack and pops the previous-SSP token, so the new stack is
+ * empty.  A call and a return on the new stack, then the same two
+ * instructions back, through the restore token on the old stack, which
+ * leaves the new stack's restore token as it was.  The child writes what
+ * it saw to shared memory and exits 0, or with the number of the step it
+ * could not take; the parent compares each value with the architecture's.
+ */
+#define PIVOT_SIZE 8192
+
+struct pivot_seen {
+	uint64_t top, token_before, old_ssp;
+	uint64_t mid, prev_token, ssp; /* RSTORSSP, its entry, SAVEPREVSSP */
+	uint64_t callee_ssp, callee_entry, callee_ret, after_call;
+	uint64_t old_token; /* on the old stack, below the old SSP */
+	uint64_t back_mid, back_prev_token, back_ssp, token_after;
+};
+
+/*
+ * RSTORSSP onto the token at token_addr, then SAVEPREVSSP: the SSP between
+ * the two and the entry there (the previous-SSP token), and the SSP after.
+ */
+static inline __attribute__((always_inline)) void pivot_ssp(uint64_t token_addr, uint64_t *mid,
+							    uint64_t *prev, uint64_t *after)
+{
+	uint64_t m = 0, p, a = 0;
+
+	asm volatile("rstorssp (%[tok])\n\t"
+		     "rdsspq %[m]\n\t"
+		     "mov (%[m]), %[p]\n\t"
+		     "saveprevssp\n\t"
+		     "rdsspq %[a]"
+		     : [m] "+&r"(m), [p] "=&r"(p), [a] "+&r"(a)
+		     : [tok] "r"(token_addr)
+		     : "memory", "cc");
+	*mid = m;
+	*prev = p;
+	*after = a;
+}
+
+/* Called on the new stack: its SSP, the entry there and its return address */
+static void __attribute__((noinline, noclone)) pivot_callee(struct pivot_seen *s)
+{
+	uint64_t ssp = rdssp();
+
+	s->callee_ssp = ssp;
+	s->callee_entry = *(volatile uint64_t *)ssp;
+	s->callee_ret = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	asm volatile("" : : : "memory");
+}
+
+static void do_pivot(void *arg)
+{
+	struct pivot_seen *s = arg;
+	long ss = map_shadow_stack(0, PIVOT_SIZE, SHADOW_STACK_SET_TOKEN);
+
+	if (ss <= 0)
+		_exit(2);
+	s->top = ss + PIVOT_SIZE;
+	s->token_before = *(volatile uint64_t *)(s->top - 8);
+	s->old_ssp = rdssp();
+	pivot_ssp(s->top - 8, &s->mid, &s->prev_token, &s->ssp);
+	pivot_callee(s);
+	s->after_call = rdssp();
+	s->old_token = *(volatile uint64_t *)(s->old_ssp - 8);
+	pivot_ssp(s->old_ssp - 8, &s->back_mid, &s->back_prev_token, &s->back_ssp);
+	s->token_after = *(volatile uint64_t *)(s->top - 8);
+	/* child_status_regs() exits 0 once this returns on the old stack */
+}
+
+/* RSTORSSP onto the top of a shadow stack mapped without a token: #CP */
+static void do_pivot_bad_token(void *arg)
+{
+	long ss = map_shadow_stack(0, 4096, 0);
+
+	(void)arg;
+	if (ss <= 0)
+		_exit(2);
+	asm volatile("rstorssp (%0)" : : "r"(ss + 4096 - 8) : "memory", "cc");
+	_exit(42);
+}
+
+static void test_pivot(void)
+{
+	struct pivot_seen *s =
+		mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	siginfo_t si = { 0 };
+	int r;
+
+	if (s == MAP_FAILED) {
+		report("hw.shstk.pivot", "fail", "mmap: %s", strerror(errno));
+	} else {
+		memset(s, 0, sizeof(*s));
+		r = child_status(do_pivot, s, &si);
+		uint64_t top = s->top, old = s->old_ssp;
+
+		check("hw.shstk.pivot",
+		      r == 0 && top && s->token_before == (top | 1) && s->mid == top - 8 &&
+			      s->prev_token == (old | 3) && s->ssp == top &&
+			      s->callee_ssp == top - 8 && s->callee_entry == s->callee_ret &&
+			      s->after_call == top && s->old_token == (old | 1) &&
+			      s->back_mid == old - 8 && s->back_prev_token == (top | 3) &&
+			      s->back_ssp == old && s->token_after == (top | 1),
+		      "child %d (2: map_shadow_stack; negative: signal %d code %d); new stack top "
+		      "%#llx token %#llx, old SSP %#llx; RSTORSSP: SSP %#llx entry %#llx; "
+		      "SAVEPREVSSP: SSP %#llx, old stack token %#llx; call: SSP %#llx entry "
+		      "%#llx return address %#llx, after return %#llx; back: RSTORSSP SSP %#llx "
+		      "entry %#llx, SAVEPREVSSP SSP %#llx, new stack token %#llx",
+		      r, si.si_signo, si.si_code, (unsigned long long)top,
+		      (unsigned long long)s->token_before, (unsigned long long)old,
+		      (unsigned long long)s->mid, (unsigned long long)s->prev_token,
+		      (unsigned long long)s->ssp, (unsigned long long)s->old_token,
+		      (unsigned long long)s->callee_ssp, (unsigned long long)s->callee_entry,
+		      (unsigned long long)s->callee_ret, (unsigned long long)s->after_call,
+		      (unsigned long long)s->back_mid, (unsigned long long)s->back_prev_token,
+		      (unsigned long long)s->back_ssp, (unsigned long long)s->token_after);
+		munmap(s, sizeof(*s));
+	}
+
+	memset(&si, 0, sizeof(si));
+	r = child_status(do_pivot_bad_token, NULL, &si);
+	check("hw.shstk.pivot_bad_token", r == -SIGSEGV && si.si_code == SEGV_CPERR_CODE,
+	      "child %d, signal %d code %d (SIGSEGV with SEGV_CPERR expected; 42: RSTORSSP "
+	      "took an entry that is no restore token)",
+	      r, si.si_signo, si.si_code);
+}
+
+/*
+ * The 32-bit ABI.  Shadow stacks are for 64-bit programs: a task with one
+ * must not get a 32-bit signal frame (its handler would run without the
+ * shadow stack's protection, or not at all), and a 32-bit sigreturn, which
+ * has no signal token to check, must not set its registers (a sigreturn
+ * without a signal, as hw.shstk.sigreturn_no_signal refuses the 64-bit
+ * one).  A 64-bit task reaches both through int $0x80.  Each is also run
+ * after ARCH_X86_CET_DISABLE, where the same steps must work: that shows
+ * they really took the 32-bit paths.
+ */
+#define USER_CS_64 0x33
+#define USER_DS 0x2b
+
+/* 32-bit code, copied below 4 GiB: exit_group(42) without the stack */
+extern const char ia32_exit42[], ia32_exit42_end[];
+asm(".pushsection .rodata\n"
+    "ia32_exit42:\n\t"
+    ".code32\n\t"
+    "mov $252, %eax\n\t"
+    "mov $42, %ebx\n\t"
+    "int $0x80\n\t"
+    "ud2\n\t"
+    ".code64\n"
+    "ia32_exit42_end:\n"
+    ".popsection");
+
+/* struct compat_sigaction of the 32-bit rt_sigaction */
+struct sigaction_ia32 {
+	uint32_t handler, flags, restorer, mask[2];
+};
+
+static long int80(long nr, long bx, long cx, long dx, long si)
+{
+	long ret;
+
+	asm volatile("int $0x80"
+		     : "=a"(ret)
+		     : "a"(nr), "b"(bx), "c"(cx), "d"(dx), "S"(si)
+		     : "memory", "cc", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15");
+	return ret;
+}
+
+/*
+ * A handler of SIGUSR1 registered through the 32-bit rt_sigaction, then
+ * raise(SIGUSR1): the child exits 42 if the 32-bit handler ran.  arg: turn
+ * the shadow stack off first.
+ */
+static void do_ia32_signal(void *arg)
+{
+	uint8_t *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	struct sigaction_ia32 *act;
+
+	if (arg && arch_prctl(ARCH_X86_CET_DISABLE, FEATURE_SHSTK))
+		_exit(2);
+	if (low == MAP_FAILED || (uintptr_t)low >= (1UL << 32))
+		_exit(3);
+	memcpy(low, ia32_exit42, ia32_exit42_end - ia32_exit42);
+	act = (struct sigaction_ia32 *)(low + 2048);
+	memset(act, 0, sizeof(*act));
+	act->handler = (uint32_t)(uintptr_t)low;
+	if (int80(174 /* rt_sigaction */, SIGUSR1, (long)(uintptr_t)act, 0, 8))
+		_exit(4);
+	raise(SIGUSR1);
+	_exit(5);
+}
+
+/* struct sigcontext_32 (asm/sigcontext.h clashes with glibc's) */
+struct sigcontext_ia32 {
+	uint16_t gs, gsh, fs, fsh, es, esh, ds, dsh;
+	uint32_t di, si, bp, sp, bx, dx, cx, ax, trapno, err, ip;
+	uint16_t cs, csh;
+	uint32_t flags, sp_at_signal;
+	uint16_t ss, ssh;
+	uint32_t fpstate, oldmask, cr2;
+};
+
+static uint8_t ia32_frame[1024] __attribute__((aligned(16)));
+
+static void __attribute__((noreturn)) int80_at(uint64_t sp, long nr)
+{
+	asm volatile("mov %0, %%rsp\n\t"
+		     "int $0x80\n\t"
+		     "ud2"
+		     :
+		     : "r"(sp), "a"(nr)
+		     : "memory");
+	__builtin_unreachable();
+}
+
+/*
+ * A 32-bit sigreturn (arg bit 0 clear: sigreturn, the frame at the stack
+ * pointer minus 8; set: rt_sigreturn, minus 4) with a frame built from
+ * nothing: all zero (no blocked signals, no altstack, fpstate NULL) but a
+ * sigcontext that lands in landed() in 64-bit mode, which exits 0.  Bit 1:
+ * turn the shadow stack off first.
+ */
+static void do_ia32_sigreturn(void *arg)
+{
+	long how = (long)arg;
+	int rt = how & 1;
+	/* rt: pretcode, sig, pinfo, puc, siginfo (128), uc_flags, uc_link, uc_stack (12) */
+	struct sigcontext_ia32 *sc = (void *)(ia32_frame + (rt ? 164 : 8));
+
+	if ((how & 2) && arch_prctl(ARCH_X86_CET_DISABLE, FEATURE_SHSTK))
+		_exit(2);
+	if ((uintptr_t)landed >= (1UL << 32) || (uintptr_t)&scratch_stack[1000] >= (1UL << 32))
+		_exit(3);
+	memset(ia32_frame, 0, sizeof(ia32_frame));
+	sc->ip = (uint32_t)(uintptr_t)landed;
+	sc->sp = (uint32_t)(uintptr_t)&scratch_stack[1000];
+	sc->cs = USER_CS_64;
+	sc->ss = sc->ds = sc->es = USER_DS;
+	int80_at((uint64_t)(uintptr_t)ia32_frame + (rt ? 4 : 8), rt ? 173 : 119);
+}
+
+static void test_ia32(void)
+{
+	static const char *const how[] = { "sigreturn", "rt_sigreturn" };
+	struct user_regs_struct regs = { 0 };
+	siginfo_t si = { 0 };
+	int r, control, ok = 1;
+	char detail[400];
+	size_t len = 0;
+
+	r = child_status_regs(do_ia32_signal, NULL, &si, &regs);
+	control = child_status(do_ia32_signal, (void *)1L, NULL);
+	check("hw.shstk.ia32_signal_refused",
+	      r == -SIGSEGV && si.si_code == SI_KERNEL && regs.cs == USER_CS_64 && control == 42,
+	      "child %d, signal %d code %#x, at cs %#llx rip %#llx (SIGSEGV with SI_KERNEL in "
+	      "64-bit code expected, no 32-bit frame; 42: the 32-bit handler ran); after "
+	      "ARCH_X86_CET_DISABLE: child %d (42 expected)",
+	      r, si.si_signo, si.si_code, (unsigned long long)regs.cs, (unsigned long long)regs.rip,
+	      control);
+
+	detail[0] = '\0';
+	for (long i = 0; i < 2; i++) {
+		memset(&si, 0, sizeof(si));
+		r = child_status(do_ia32_sigreturn, (void *)i, &si);
+		control = child_status(do_ia32_sigreturn, (void *)(i | 2), NULL);
+		ok &= r == -SIGSEGV && si.si_code == SI_KERNEL && control == 0;
+		len += snprintf(detail + len, sizeof(detail) - len,
+				"%s%s: child %d signal %d code %#x, after ARCH_X86_CET_DISABLE "
+				"child %d",
+				i ? "; " : "", how[i], r, si.si_signo, si.si_code, control);
+	}
+	check("hw.shstk.ia32_sigreturn_refused", ok,
+	      "%s (SIGSEGV with SI_KERNEL expected, and 0, the frame taken, without the "
+	      "shadow stack)",
+	      detail);
+}
+
+/*
+ * exec of a 32-bit program marked for shadow stacks (/tests/ia32-shstk)
+ * from a task with one: the kernel reads its note but gives it no shadow
+ * stack, and it runs: a call and return, a 32-bit signal round trip.
+ * Read at the exec stop: its features, its note, its "ss" mappings.
+ */
+static const char ia32_prog[] = "/tests/ia32-shstk";
+
+static void test_exec_32bit(void)
+{
+	char thr[256] = "?", elf[256] = "?", path[64];
+	int ws = 0, n_ss = -1, r = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		execl(ia32_prog, ia32_prog, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &ws, 0);
+	if (WIFSTOPPED(ws) && WSTOPSIG(ws) == SIGTRAP) {
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		status_field(path, "x86_Thread_features", thr, sizeof(thr));
+		status_field(path, "x86_Elf_features", elf, sizeof(elf));
+		n_ss = smaps_shadow_stacks(pid, 0, NULL);
+		ptrace(PTRACE_CONT, pid, NULL, NULL);
+		waitpid(pid, &ws, 0);
+		pass_signals_until_fault(pid, &ws);
+	}
+	if (WIFSTOPPED(ws)) {
+		r = -WSTOPSIG(ws);
+		kill(pid, SIGKILL);
+		waitpid(pid, &ws, 0);
+	} else if (WIFEXITED(ws)) {
+		r = WEXITSTATUS(ws);
+	}
+	check("hw.shstk.exec_32bit",
+	      r == 0 && thr[0] == '\0' && !strcmp(elf, "0x2 shstk from=executable") && n_ss == 0,
+	      "%s: exit %d (0 ok; 1 call/return, 2 rt_sigaction, 3 kill, 4 handler; 127 exec; "
+	      "negative: signal), x86_Thread_features '%s' (none expected), "
+	      "x86_Elf_features '%s', %d ss mappings (0 expected)",
+	      ia32_prog, r, thr, elf, n_ss);
+}
+
 static void test_hardware(void)
 {
 	const char *why = cet_kernel ? "needs a CPU with shadow stacks (QEMU TCG has none)" :
@@ -960,6 +1310,9 @@ static void test_hardware(void)
 		"hw.shstk.sigreturn_restore_token", "hw.shstk.sigreturn_replayed",
 		"hw.shstk.sigreturn_no_signal", "hw.shstk.madv_dontneed_wrss",
 		"hw.shstk.proc_mem_cow", "hw.shstk.ptrace_ssp_bad",
+		"hw.shstk.pivot", "hw.shstk.pivot_bad_token",
+		"hw.shstk.ia32_signal_refused", "hw.shstk.ia32_sigreturn_refused",
+		"hw.shstk.exec_32bit",
 		"hw.shstk.guard_gap",
 	};
 	uint64_t st[3] = { 0, 0, 0 };
@@ -1101,12 +1454,15 @@ static void test_hardware(void)
 	      strerrorname_np(e_kernel), s_short, strerrorname_np(e_short));
 	end_child(pid);
 
-	int found, n_ss = smaps_shadow_stacks(st[1], &found);
+	int found, n_ss = smaps_shadow_stacks(0, st[1], &found);
 
 	check("hw.shstk.smaps_ss", found, "%d ss mappings, the shadow stack %#llx %s", n_ss,
 	      (unsigned long long)st[1], found ? "among them" : "not among them");
 	test_userfaultfd();
 	test_signal_frames();
+	test_pivot();
+	test_ia32();
+	test_exec_32bit();
 	test_guard_gaps();
 }
 
