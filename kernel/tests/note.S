@@ -16,6 +16,30 @@
 #define UC_FPSTATE	224		/* uc_mcontext.fpstate */
 #define ALT_SIZE	(3 * 4096)	/* BODY_SIGNAL_FRAME_FAILS' altstack */
 
+/* rt_sigaction(signo, &act, NULL, 8), or exit 44 when it is refused */
+.macro sigaction_or_exit44 signo, act
+	mov	$13, %eax
+	mov	$\signo, %edi
+	lea	\act(%rip), %rsi
+	xor	%edx, %edx
+	mov	$8, %r10d
+	syscall
+	test	%rax, %rax
+	jnz	exit44
+.endm
+
+/*
+ * Jump to step_target (no ENDBR) through a register with TF set: the trap
+ * comes after the jump, with the IBT tracker waiting for ENDBR.
+ */
+.macro single_step_to_target
+	lea	step_target(%rip), %rax
+	pushfq
+	orq	$0x100, (%rsp)		/* TF: trap after the instruction after popfq */
+	popfq
+	jmp	*%rax
+.endm
+
 	.text
 	.globl	_start
 _start:
@@ -57,19 +81,8 @@ _start:
 	 * to NULL, which must be a valid frame for an IBT task; it has no IBT
 	 * record then, so the target runs with the tracker idle: exit 42.
 	 */
-	mov	$13, %eax		/* rt_sigaction(SIGTRAP, &trap_act, 0, 8) */
-	mov	$5, %edi
-	lea	trap_act(%rip), %rsi
-	xor	%edx, %edx
-	mov	$8, %r10d
-	syscall
-	test	%rax, %rax
-	jnz	exit44
-	lea	step_target(%rip), %rax
-	pushfq
-	orq	$0x100, (%rsp)		/* TF: trap after the instruction after popfq */
-	popfq
-	jmp	*%rax
+	sigaction_or_exit44 5, trap_act	/* SIGTRAP */
+	single_step_to_target
 #elif defined(BODY_SIGNAL_FRAME_FAILS)
 	/*
 	 * The same single-stepped jump, but the SIGTRAP frame fails after its
@@ -103,14 +116,7 @@ _start:
 	syscall
 	test	%rax, %rax
 	jnz	exit44
-	mov	$13, %eax		/* rt_sigaction(SIGUSR1, &probe_act, 0, 8) */
-	mov	$10, %edi
-	lea	probe_act(%rip), %rsi
-	xor	%edx, %edx
-	mov	$8, %r10d
-	syscall
-	test	%rax, %rax
-	jnz	exit44
+	sigaction_or_exit44 10, probe_act	/* SIGUSR1 */
 	mov	$39, %eax		/* kill(getpid(), SIGUSR1) */
 	syscall
 	mov	%eax, %edi
@@ -142,27 +148,9 @@ _start:
 	syscall
 	test	%rax, %rax
 	jnz	exit44
-	mov	$13, %eax		/* rt_sigaction(SIGTRAP, &trap_act, 0, 8) */
-	mov	$5, %edi
-	lea	trap_act(%rip), %rsi
-	xor	%edx, %edx
-	mov	$8, %r10d
-	syscall
-	test	%rax, %rax
-	jnz	exit44
-	mov	$13, %eax		/* rt_sigaction(SIGSEGV, &segv_act, 0, 8) */
-	mov	$11, %edi
-	lea	segv_act(%rip), %rsi
-	xor	%edx, %edx
-	mov	$8, %r10d
-	syscall
-	test	%rax, %rax
-	jnz	exit44
-	lea	step_target(%rip), %rax
-	pushfq
-	orq	$0x100, (%rsp)
-	popfq
-	jmp	*%rax
+	sigaction_or_exit44 5, trap_act	/* SIGTRAP */
+	sigaction_or_exit44 11, segv_act	/* SIGSEGV */
+	single_step_to_target
 #endif
 exit42:
 	mov	$60, %eax		/* exit(42) */
