@@ -176,12 +176,15 @@ without_endbr:
 	nop
 	jmp	exit42
 
-#if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
+#if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE) || \
+	defined(BODY_SIGNAL_FRAME_FAILS)
 step_target:				/* no ENDBR */
 	cmpb	$1, trapped_at_target(%rip)
 	jne	exit43
 	jmp	exit42
+#endif
 
+#if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
 /* handler(sig, info, ucontext): note where the trap was, stop stepping */
 trap_handler:
 	endbr64
@@ -201,11 +204,6 @@ trap_restorer:
 #endif
 
 #ifdef BODY_SIGNAL_FRAME_FAILS
-step_target:				/* no ENDBR */
-	cmpb	$1, trapped_at_target(%rip)
-	jne	exit43
-	jmp	exit42
-
 /* SIGUSR1 handler(sig, info, ucontext): where did the FPU state go? */
 probe_handler:
 	endbr64
