@@ -48,6 +48,26 @@ refused interp-in-phdrs --ibt
 refused interp-past-end --shstk
 refused note-past-end --shstk
 
+# A PT_LOAD mapping more of the file than its memory size (p_filesz > p_memsz, which no
+# linker writes): the padding mark would fill may be loaded by it. Damaged: exit 2, one
+# line naming the file and the header, file untouched (found by fuzz_mark).
+gcc -O2 "$dir/h.c" -o "$dir/h64"
+"$hostile" set-phdr 1 memsz 16 "$dir/h64" "$dir/filesz-above-memsz"
+cp "$dir/filesz-above-memsz" "$dir/filesz-above-memsz.try"
+set +e
+"$ELFCET" mark --force --ibt --shstk "$dir/filesz-above-memsz.try" 2>"$dir/fm.err"
+status=$?
+set -e
+if [ "$status" -eq 2 ] && cmp -s "$dir/filesz-above-memsz" "$dir/filesz-above-memsz.try" &&
+	[ "$(wc -l <"$dir/fm.err")" -eq 1 ] &&
+	grep -q "^elfcet mark: $dir/filesz-above-memsz.try: program header [0-9]*: PT_LOAD with p_filesz > p_memsz" "$dir/fm.err"; then
+	pass "filesz-above-memsz: damaged, exit 2 ($(cat "$dir/fm.err"))"
+else
+	failed "filesz-above-memsz: mark exit $status, file $(cmp -s "$dir/filesz-above-memsz" \
+		"$dir/filesz-above-memsz.try" && echo untouched || echo changed)"
+	cat "$dir/fm.err"
+fi
+
 # The normal files these come from still mark, and keep their interpreter.
 cp "$dir/pie32" "$dir/pie32.m"
 "$ELFCET" mark --force --ibt "$dir/pie32.m" >/dev/null 2>&1 || failed "pie32 no longer marks"

@@ -562,7 +562,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	struct section_edit se;
 	struct mark_place pl;
 	unsigned char *buf = NULL;
-	size_t shcount = 0, last_load, es;
+	size_t shcount = 0, last_load, es, i;
 	struct elf_raw_ehdr eh;
 	int rc = -1;
 
@@ -572,6 +572,12 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 		return error_set(err, "unusual program header size %u", eh.phentsize);
 	if (m->phnum != eh.phnum || m->phnum >= PN_XNUM - 2)
 		return error_set(err, "extended program header numbering is not supported");
+	/* Placement keeps the new bytes clear of every segment's memory; a segment that maps
+	 * more of the file than its memory size reaches further than that says. */
+	for (i = 0; i < m->phnum; i++)
+		if (m->phdrs[i].p_type == PT_LOAD && m->phdrs[i].p_filesz > m->phdrs[i].p_memsz)
+			return error_set(err, "program header %zu: PT_LOAD with p_filesz > p_memsz",
+					 i);
 	if (section_table(m, &eh, &shtab, &shcount, err) != 0)
 		return -1;
 	list = calloc(1, sizeof(*list));
