@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -434,24 +435,81 @@ struct ibt_case {
 	 * passed on to the program's own handler
 	 */
 	int failed_deliveries;
+	/* A uprobe at this symbol of the program plus uprobe_delta bytes */
+	const char *uprobe_sym;
+	int uprobe_delta;
+	/* How often it fires with user IBT (once without) */
+	int uprobe_hits_ibt;
 };
 
 /* IBT-marked programs making one indirect branch each (note.S BODY_*) */
 static const struct ibt_case ibt_cases[] = {
-	{ "ibt-call-endbr", 42, 42, NULL, 0 },
-	{ "ibt-call-no-endbr", 0, 42, NULL, 0 },
-	{ "ibt-notrack-jmp", 42, 42, NULL, 0 },
-	{ "ibt-disable-then-call", 42, 43, NULL, 0 },
-	{ "ibt-signal-wait-endbr", 0, 42, "ibt.signal_wait_endbr_restored", 0 },
-	{ "ibt-signal-null-fpstate", 42, 42, "ibt.signal_null_fpstate", 0 },
+	{ "ibt-call-endbr", 42, 42, NULL, 0, NULL, 0, 0 },
+	{ "ibt-call-no-endbr", 0, 42, NULL, 0, NULL, 0, 0 },
+	{ "ibt-notrack-jmp", 42, 42, NULL, 0, NULL, 0, 0 },
+	{ "ibt-disable-then-call", 42, 43, NULL, 0, NULL, 0, 0 },
+	{ "ibt-signal-wait-endbr", 0, 42, "ibt.signal_wait_endbr_restored", 0, NULL, 0, 0 },
+	{ "ibt-signal-null-fpstate", 42, 42, "ibt.signal_null_fpstate", 0, NULL, 0, 0 },
 	/*
 	 * The SIGTRAP frame of the single-stepped jump fails after its FPU
 	 * state and IBT record are written; the SIGSEGV that replaces it
 	 * must still find the tracker in WAIT_ENDBR, so the return from its
 	 * handler is #CP at the target (exit 42: the target ran).
 	 */
-	{ "ibt-signal-frame-fails", 0, 42, "ibt.signal_frame_fails_wait_endbr", 1 },
+	{ "ibt-signal-frame-fails", 0, 42, "ibt.signal_frame_fails_wait_endbr", 1, NULL, 0, 0 },
+	/*
+	 * Uprobes at the target of the call.  The CPU takes the breakpoint
+	 * that replaces the first instruction (INT3) without looking for an
+	 * ENDBR and leaves the tracker in WAIT_ENDBR; the instruction then
+	 * runs out of line: an ENDBR64 there ends the wait and the program
+	 * runs on, anything else is a #CP after the probe fired.  A kernel
+	 * that let the wait end at the breakpoint would turn every probed
+	 * target into one that needs no ENDBR.  Without IBT each probe fires
+	 * once and the program exits 42.
+	 */
+	{ "ibt-call-endbr", 42, 42, "ibt.uprobe_on_endbr", 0, "with_endbr", 0, 1 },
+	{ "ibt-call-endbr", 42, 42, "ibt.uprobe_after_endbr", 0, "with_endbr", 4, 1 },
+	{ "ibt-call-no-endbr", 0, 42, "ibt.uprobe_no_endbr_cperr", 0, "without_endbr", 0, 1 },
 };
+
+/*
+ * The file offset of symbol sym of the ELF file path (its .symtab, and the
+ * PT_LOAD segment that holds it), or -1.
+ */
+static long elf_symbol_offset(const char *path, const char *sym)
+{
+	FILE *f = fopen(path, "r");
+	static char buf[1 << 20];
+	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)buf;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(buf + eh->e_shoff);
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)(buf + eh->e_phoff);
+	uint64_t addr = 0;
+
+	if (f)
+		fclose(f);
+	if (n < sizeof(*eh) || eh->e_shoff + eh->e_shnum * sizeof(*sh) > n ||
+	    eh->e_phoff + eh->e_phnum * sizeof(*ph) > n)
+		return -1;
+	for (int i = 0; i < eh->e_shnum && !addr; i++) {
+		const Elf64_Sym *syms = (const Elf64_Sym *)(buf + sh[i].sh_offset);
+		const char *names;
+
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_offset + sh[i].sh_size > n)
+			continue;
+		names = buf + sh[sh[i].sh_link].sh_offset;
+		for (size_t j = 0; j < sh[i].sh_size / sizeof(*syms); j++)
+			if (syms[j].st_name < sh[sh[i].sh_link].sh_size &&
+			    !strcmp(names + syms[j].st_name, sym))
+				addr = syms[j].st_value;
+	}
+	for (int i = 0; i < eh->e_phnum && addr; i++)
+		if (ph[i].p_type == PT_LOAD && addr >= ph[i].p_vaddr &&
+		    addr < ph[i].p_vaddr + ph[i].p_filesz)
+			return (long)(addr - ph[i].p_vaddr + ph[i].p_offset);
+	return -1;
+}
 
 /*
  * Run one IBT program under ptrace: at the exec stop read its enabled
@@ -466,6 +524,7 @@ static void test_ibt_case(const struct ibt_case *c)
 	struct iovec iov = { regs, sizeof(regs) };
 	siginfo_t si = { 0 };
 	int ws, exit_code = -1, segv = 0, regset_errno = 0, failed = 0;
+	long probe_off = -1, hits = 0;
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "/tests/%s", c->prog);
@@ -473,6 +532,17 @@ static void test_ibt_case(const struct ibt_case *c)
 		snprintf(name, sizeof(name), "%s", c->test);
 	else
 		snprintf(name, sizeof(name), "ibt.%s", c->prog);
+	if (c->uprobe_sym) {
+		probe_off = elf_symbol_offset(path, c->uprobe_sym);
+		if (probe_off < 0 ||
+		    uprobe_add('p', "ibt_probe", path, probe_off + c->uprobe_delta)) {
+			report(name, "fail", "no uprobe at %s+%d of %s: %s", c->uprobe_sym,
+			       c->uprobe_delta, path,
+			       probe_off < 0 ? "symbol not found" : strerror(errno));
+			uprobe_remove("ibt_probe");
+			return;
+		}
+	}
 	pid = fork();
 	if (pid == 0) {
 		char *argv[] = { path, NULL };
@@ -513,6 +583,10 @@ static void test_ibt_case(const struct ibt_case *c)
 	}
 	if (WIFEXITED(ws))
 		exit_code = WEXITSTATUS(ws);
+	if (c->uprobe_sym) {
+		hits = uprobe_hits("ibt_probe");
+		uprobe_remove("ibt_probe");
+	}
 
 	if (cpu_user_ibt) {
 		int want_cperr = c->exit_ibt == 0;
@@ -520,19 +594,23 @@ static void test_ibt_case(const struct ibt_case *c)
 			 (regs[0] & 0x14) == 0x14 &&	/* ENDBR_EN | NO_TRACK_EN */
 			 failed == c->failed_deliveries &&
 			 (want_cperr ? segv && si.si_code == 10 :
-				       !segv && exit_code == c->exit_ibt);
+				       !segv && exit_code == c->exit_ibt) &&
+			 (!c->uprobe_sym || hits == c->uprobe_hits_ibt);
 
-		check(name, ok, "features='%s' U_CET=%#llx exit=%d segv=%d si_code=%d%s",
+		check(name, ok, "features='%s' U_CET=%#llx exit=%d segv=%d si_code=%d%s%s",
 		      thr, (unsigned long long)regs[0], exit_code, segv, si.si_code,
-		      failed ? " after a failed delivery (SI_KERNEL)" : "");
+		      failed ? " after a failed delivery (SI_KERNEL)" : "",
+		      c->uprobe_sym ? (hits == 1 ? ", uprobe fired once" : ", uprobe not fired once") : "");
 		return;
 	}
 	check(name, thr[0] == '\0' && regset_errno == ENODEV && !segv &&
-	      failed == c->failed_deliveries && exit_code == c->exit_no_ibt,
-	      "no CPU IBT: features='%s' NT_X86_CET %s, exit=%d (expected %d, unenforced)%s",
+	      failed == c->failed_deliveries && exit_code == c->exit_no_ibt &&
+	      (!c->uprobe_sym || hits == 1),
+	      "no CPU IBT: features='%s' NT_X86_CET %s, exit=%d (expected %d, unenforced)%s%s",
 	      thr, regset_errno ? strerrorname_np(regset_errno) : "readable",
 	      exit_code, c->exit_no_ibt,
-	      failed ? " after a failed delivery (SI_KERNEL)" : "");
+	      failed ? " after a failed delivery (SI_KERNEL)" : "",
+	      c->uprobe_sym ? (hits == 1 ? ", uprobe fired once" : ", uprobe not fired once") : "");
 }
 
 static void test_ibt(void)

@@ -10,11 +10,13 @@
 #define ELFCET_GUEST_CHECK_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -141,6 +143,63 @@ static inline int cpuinfo_has_flag(const char *flag)
 		if (!strcmp(tok, flag))
 			return 1;
 	return 0;
+}
+
+/* Write text to path (flags: O_APPEND or 0): 0, or -1 with errno */
+static inline int write_text(const char *path, int flags, const char *text)
+{
+	int fd = open(path, O_WRONLY | flags);
+	int ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Uprobes through tracefs: define and enable the event elfcet/name, a
+ * probe ('p') or a return probe ('r') at file offset off of path (which
+ * every mapping of the file then has), mounting tracefs if need be.
+ * 0, or -1 with errno.
+ */
+#define TRACEFS "/sys/kernel/tracing"
+
+static inline int uprobe_add(char kind, const char *name, const char *path, unsigned long off)
+{
+	char def[512], enable[256];
+
+	if (access(TRACEFS "/uprobe_events", F_OK))
+		mount("nodev", TRACEFS, "tracefs", 0, NULL);
+	snprintf(def, sizeof(def), "%c:elfcet/%s %s:%#lx\n", kind, name, path, off);
+	snprintf(enable, sizeof(enable), TRACEFS "/events/elfcet/%s/enable", name);
+	if (write_text(TRACEFS "/uprobe_events", O_APPEND, def))
+		return -1;
+	return write_text(enable, 0, "1");
+}
+
+/* How often elfcet/name fired (uprobe_profile), or -1 */
+static inline long uprobe_hits(const char *name)
+{
+	char line[512], file[256], event[128];
+	long hits = -1, n;
+	FILE *f = fopen(TRACEFS "/uprobe_profile", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %127s %ld", file, event, &n) == 3 && !strcmp(event, name))
+			hits = n;
+	if (f)
+		fclose(f);
+	return hits;
+}
+
+static inline void uprobe_remove(const char *name)
+{
+	char def[160], enable[256];
+
+	snprintf(enable, sizeof(enable), TRACEFS "/events/elfcet/%s/enable", name);
+	write_text(enable, 0, "0");
+	snprintf(def, sizeof(def), "-:elfcet/%s\n", name);
+	write_text(TRACEFS "/uprobe_events", O_APPEND, def);
 }
 
 #endif

@@ -967,6 +967,107 @@ static void test_guard_gaps(void)
 }
 
 /*
+ * Uprobes, through tracefs' uprobe_events, on this program's own code: a
+ * uretprobe on a leaf function, a probe on a CALL rel32 (the kernel
+ * emulates it) and one on an indirect CALL (run out of line).  Each takes
+ * over a return address on the stack; the shadow stack must say the same,
+ * or the next RET is a #CP.  A forked child makes the calls (the probes
+ * are on the file, so the child's mapping has them) and must exit 0; the
+ * probe's hit count shows the probe really fired.
+ */
+int uprobe_leaf(void);
+void uprobe_call_rel(void);
+void uprobe_call_indirect(void);
+extern const char uprobe_call_rel_insn[], uprobe_call_indirect_insn[];
+asm(".pushsection .text\n"
+    ".globl uprobe_leaf, uprobe_call_rel, uprobe_call_indirect\n"
+    ".globl uprobe_call_rel_insn, uprobe_call_indirect_insn\n"
+    "uprobe_leaf:\n\t"
+    "endbr64\n\t"
+    "mov $7, %eax\n\t"
+    "ret\n"
+    "uprobe_call_rel:\n\t"
+    "endbr64\n"
+    "uprobe_call_rel_insn:\n\t"
+    "call uprobe_leaf\n\t"
+    "ret\n"
+    "uprobe_call_indirect:\n\t"
+    "endbr64\n\t"
+    "lea uprobe_leaf(%rip), %rax\n"
+    "uprobe_call_indirect_insn:\n\t"
+    "call *%rax\n\t"
+    "ret\n"
+    ".popsection");
+
+#define UPROBE_CALLS 3
+
+static void do_uprobe_calls(void *arg)
+{
+	void (*fn)(void) = (void (*)(void))arg;
+
+	for (int i = 0; i < UPROBE_CALLS; i++)
+		fn();
+	_exit(0);
+}
+
+/* The path and file offset of the code at addr, from /proc/self/maps */
+static int file_offset(const void *addr, char *path, size_t len, unsigned long *off)
+{
+	unsigned long a = (unsigned long)addr, lo, hi, pgoff;
+	char line[512], file[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %255s", &lo, &hi, &pgoff, file) == 4 &&
+		    a >= lo && a < hi) {
+			snprintf(path, len, "%s", file);
+			*off = a - lo + pgoff;
+			found = 1;
+		}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+static void uprobe_case(const char *test, char kind, const char *name, const void *at,
+			void (*fn)(void))
+{
+	char path[256];
+	unsigned long off;
+	siginfo_t si = { 0 };
+	long hits;
+	int r;
+
+	if (file_offset(at, path, sizeof(path), &off)) {
+		report(test, "fail", "%p is in no file mapping", at);
+		return;
+	}
+	if (uprobe_add(kind, name, path, off)) {
+		report(test, "fail", "cannot add uprobe %c %s:%#lx in " TRACEFS ": %s", kind,
+		       path, off, strerror(errno));
+		uprobe_remove(name);
+		return;
+	}
+	r = child_status(do_uprobe_calls, (void *)fn, &si);
+	hits = uprobe_hits(name);
+	uprobe_remove(name);
+	check(test, r == 0 && hits >= UPROBE_CALLS,
+	      "probe %c at %s:%#lx: child %d (negative: signal; si_code %d), %ld hits "
+	      "(%d calls)", kind, path, off, r, si.si_code, hits, UPROBE_CALLS);
+}
+
+static void test_uprobes(void)
+{
+	uprobe_case("hw.shstk.uretprobe", 'r', "leaf_return", (void *)uprobe_leaf,
+		    (void (*)(void))uprobe_leaf);
+	uprobe_case("hw.shstk.uprobe_call", 'p', "call_rel", uprobe_call_rel_insn,
+		    uprobe_call_rel);
+	uprobe_case("hw.shstk.uprobe_call_indirect", 'p', "call_indirect",
+		    uprobe_call_indirect_insn, uprobe_call_indirect);
+}
+
+/*
  * Pivot to another shadow stack and back, as a user-space threading
  * library does: RSTORSSP onto the restore token map_shadow_stack() wrote
  * at the top of a new stack (the token holds the address right above
@@ -1313,7 +1414,8 @@ static void test_hardware(void)
 		"hw.shstk.pivot", "hw.shstk.pivot_bad_token",
 		"hw.shstk.ia32_signal_refused", "hw.shstk.ia32_sigreturn_refused",
 		"hw.shstk.exec_32bit",
-		"hw.shstk.guard_gap",
+		"hw.shstk.guard_gap", "hw.shstk.uretprobe", "hw.shstk.uprobe_call",
+		"hw.shstk.uprobe_call_indirect",
 	};
 	uint64_t st[3] = { 0, 0, 0 };
 	siginfo_t si = { 0 };
@@ -1464,6 +1566,7 @@ static void test_hardware(void)
 	test_ia32();
 	test_exec_32bit();
 	test_guard_gaps();
+	test_uprobes();
 }
 
 int main(void)
