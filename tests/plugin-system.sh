@@ -3,7 +3,9 @@
 # initramfs whose /init runs each case of corpus/dynamic/sys_cases.c inside a marker window,
 # and checks the plugin's report window by window:
 #   fnptr     one ibt violation, cases_main -> no_endbr_func
-#   loop      none, with tracked transfers interrupted by the timer between branch and target
+#   loop      none, with tracked transfers interrupted by the timer between branch and target,
+#             the runner's child scheduled first after fork (its parent's code must stay
+#             out of the window)
 #   pagefault none, with the target page-faulting between the call and its first instruction
 #   pushret   one shstk violation, push_ret_jump's ret -> push_ret_target
 #   signal    none: a handler entered by the kernel and left through its restorer
@@ -37,6 +39,11 @@ set -e
 if [ "$status" -ne 0 ] || ! grep -aq elfcet-sys-done "$out/console"; then
 	echo "FAIL: the guest did not finish (qemu exit $status); console tail:"
 	tail -n 20 "$out/console" | sed 's/^/     /'
+	exit 1
+fi
+
+if grep -aq elfcet-sys-warning "$out/console"; then
+	echo "FAIL: the guest could not set up the run: $(grep -a elfcet-sys-warning "$out/console")"
 	exit 1
 fi
 
