@@ -496,7 +496,8 @@ static long elf_symbol_offset(const char *path, const char *sym)
 		const char *names;
 
 		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
-		    sh[i].sh_offset + sh[i].sh_size > n)
+		    sh[i].sh_offset + sh[i].sh_size > n ||
+		    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size > n)
 			continue;
 		names = buf + sh[sh[i].sh_link].sh_offset;
 		for (size_t j = 0; j < sh[i].sh_size / sizeof(*syms); j++)
@@ -525,6 +526,7 @@ static void test_ibt_case(const struct ibt_case *c)
 	siginfo_t si = { 0 };
 	int ws, exit_code = -1, segv = 0, regset_errno = 0, failed = 0;
 	long probe_off = -1, hits = 0;
+	const char *probe_note = "";
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "/tests/%s", c->prog);
@@ -586,6 +588,7 @@ static void test_ibt_case(const struct ibt_case *c)
 	if (c->uprobe_sym) {
 		hits = uprobe_hits("ibt_probe");
 		uprobe_remove("ibt_probe");
+		probe_note = hits == 1 ? ", uprobe fired once" : ", uprobe not fired once";
 	}
 
 	if (cpu_user_ibt) {
@@ -599,8 +602,7 @@ static void test_ibt_case(const struct ibt_case *c)
 
 		check(name, ok, "features='%s' U_CET=%#llx exit=%d segv=%d si_code=%d%s%s",
 		      thr, (unsigned long long)regs[0], exit_code, segv, si.si_code,
-		      failed ? " after a failed delivery (SI_KERNEL)" : "",
-		      c->uprobe_sym ? (hits == 1 ? ", uprobe fired once" : ", uprobe not fired once") : "");
+		      failed ? " after a failed delivery (SI_KERNEL)" : "", probe_note);
 		return;
 	}
 	check(name, thr[0] == '\0' && regset_errno == ENODEV && !segv &&
@@ -609,8 +611,7 @@ static void test_ibt_case(const struct ibt_case *c)
 	      "no CPU IBT: features='%s' NT_X86_CET %s, exit=%d (expected %d, unenforced)%s%s",
 	      thr, regset_errno ? strerrorname_np(regset_errno) : "readable",
 	      exit_code, c->exit_no_ibt,
-	      failed ? " after a failed delivery (SI_KERNEL)" : "",
-	      c->uprobe_sym ? (hits == 1 ? ", uprobe fired once" : ", uprobe not fired once") : "");
+	      failed ? " after a failed delivery (SI_KERNEL)" : "", probe_note);
 }
 
 static void test_ibt(void)
