@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -472,6 +473,12 @@ static const struct ibt_case ibt_cases[] = {
 	{ "ibt-call-no-endbr", 0, 42, "ibt.uprobe_no_endbr_cperr", 0, "without_endbr", 0, 1 },
 };
 
+/* Whether [off, off + size) lies within the n bytes read, without overflow */
+static bool in_file(uint64_t off, uint64_t size, size_t n)
+{
+	return off <= n && size <= n - off;
+}
+
 /*
  * The file offset of symbol sym of the ELF file path (its .symtab, and the
  * PT_LOAD segment that holds it), or -1.
@@ -482,32 +489,41 @@ static long elf_symbol_offset(const char *path, const char *sym)
 	static char buf[1 << 20];
 	size_t n = f ? fread(buf, 1, sizeof(buf), f) : 0;
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)buf;
-	const Elf64_Shdr *sh = (const Elf64_Shdr *)(buf + eh->e_shoff);
-	const Elf64_Phdr *ph = (const Elf64_Phdr *)(buf + eh->e_phoff);
+	const Elf64_Shdr *sh;
+	const Elf64_Phdr *ph;
 	uint64_t addr = 0;
 
 	if (f)
 		fclose(f);
-	if (n < sizeof(*eh) || eh->e_shoff + eh->e_shnum * sizeof(*sh) > n ||
-	    eh->e_phoff + eh->e_phnum * sizeof(*ph) > n)
+	if (n < sizeof(*eh) || !in_file(eh->e_shoff, eh->e_shnum * sizeof(*sh), n) ||
+	    !in_file(eh->e_phoff, eh->e_phnum * sizeof(*ph), n))
 		return -1;
+	sh = (const Elf64_Shdr *)(buf + eh->e_shoff);
+	ph = (const Elf64_Phdr *)(buf + eh->e_phoff);
 	for (int i = 0; i < eh->e_shnum && !addr; i++) {
-		const Elf64_Sym *syms = (const Elf64_Sym *)(buf + sh[i].sh_offset);
-		const char *names;
+		const Elf64_Shdr *strtab;
+		const Elf64_Sym *syms;
 
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
-		    sh[i].sh_offset + sh[i].sh_size > n ||
-		    sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size > n)
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
 			continue;
-		names = buf + sh[sh[i].sh_link].sh_offset;
-		for (size_t j = 0; j < sh[i].sh_size / sizeof(*syms); j++)
-			if (syms[j].st_name < sh[sh[i].sh_link].sh_size &&
-			    !strcmp(names + syms[j].st_name, sym))
+		strtab = &sh[sh[i].sh_link];
+		if (!in_file(sh[i].sh_offset, sh[i].sh_size, n) ||
+		    !in_file(strtab->sh_offset, strtab->sh_size, n))
+			continue;
+		syms = (const Elf64_Sym *)(buf + sh[i].sh_offset);
+		for (size_t j = 0; j < sh[i].sh_size / sizeof(*syms); j++) {
+			const char *name = buf + strtab->sh_offset + syms[j].st_name;
+			size_t left = strtab->sh_size - syms[j].st_name;
+
+			/* The name must end inside the string table */
+			if (syms[j].st_name < strtab->sh_size && strnlen(name, left) < left &&
+			    !strcmp(name, sym))
 				addr = syms[j].st_value;
+		}
 	}
 	for (int i = 0; i < eh->e_phnum && addr; i++)
 		if (ph[i].p_type == PT_LOAD && addr >= ph[i].p_vaddr &&
-		    addr < ph[i].p_vaddr + ph[i].p_filesz)
+		    addr - ph[i].p_vaddr < ph[i].p_filesz)
 			return (long)(addr - ph[i].p_vaddr + ph[i].p_offset);
 	return -1;
 }
