@@ -7,6 +7,7 @@
 #include "audit_runner.h"
 #include "report/report.h"
 #include "rules.h"
+#include "util/visible.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -50,6 +51,16 @@ static void audit_help(FILE *out)
 		rules_default_dir());
 }
 
+/* "elfcet: FILE: why" on stderr for a file that was not audited, escaped (visible.h). */
+static void print_file_note(const struct file_report *rep)
+{
+	fputs("elfcet: ", stderr);
+	visible_write(stderr, rep->path ? rep->path : "");
+	fputs(": ", stderr);
+	visible_write(stderr, rep->message ? rep->message : "");
+	fputc('\n', stderr);
+}
+
 static void on_report(const struct file_report *rep, bool named, void *ctx)
 {
 	struct audit_cli *cli = ctx;
@@ -61,15 +72,15 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 		if (!named)
 			return;
 		cli->summary.not_elf_named++;
-		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+		print_file_note(rep);
 		break;
 	case REPORT_ERROR:
-		fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+		print_file_note(rep);
 		break;
 	case REPORT_SKIPPED:
 		/* Found in a directory, a skipped file is only counted unless -v asks. */
 		if (named || cli->verbose)
-			fprintf(stderr, "elfcet: %s: %s\n", rep->path, rep->message);
+			print_file_note(rep);
 		break;
 	case REPORT_AUDITED:
 		if (file_report_worst_severity(rep) >= cli->fail_on)
@@ -198,7 +209,9 @@ int cmd_audit(int argc, char **argv)
 	if (parse_options(&cli, argc, argv) != 0)
 		return EXIT_TROUBLE;
 	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, &err) != 0) {
-		fprintf(stderr, "elfcet: %s\n", err.text);
+		fputs("elfcet: ", stderr);
+		visible_write(stderr, err.text);
+		fputc('\n', stderr);
 		return EXIT_TROUBLE;
 	}
 	opt.rules = &rules;

@@ -8,6 +8,7 @@
 #include "property/gnu_property.h"
 #include "report/report_mark.h"
 #include "rules.h"
+#include "util/visible.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -158,7 +159,9 @@ int cmd_mark(int argc, char **argv)
 	if (parse_options(&cli, argc, argv) != 0)
 		return EXIT_TROUBLE;
 	if (rules_load(cli.rules_dir ? cli.rules_dir : rules_default_dir(), &rules, &err) != 0) {
-		fprintf(stderr, "elfcet: %s\n", err.text);
+		fputs("elfcet: ", stderr);
+		visible_write(stderr, err.text);
+		fputc('\n', stderr);
 		return EXIT_TROUBLE;
 	}
 	cli.opt.rules = &rules;

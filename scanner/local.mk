@@ -58,7 +58,9 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/util/install_dirs.c scanner/util/install_dirs.h \
 	scanner/util/text_arena.c scanner/util/text_arena.h \
 	scanner/util/xalloc.c scanner/util/xalloc.h \
-	scanner/util/text_build.h
+	scanner/util/text_build.h \
+	scanner/util/utf8.h \
+	scanner/util/visible.c scanner/util/visible.h
 
 # What every program linked with the library needs.
 ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(ZYDIS_LIBS) $(JSONC_LIBS) \

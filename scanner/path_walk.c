@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "path_walk.h"
+#include "util/visible.h"
 #include "util/xalloc.h"
 
 #include <dirent.h>
@@ -55,7 +56,11 @@ static bool first_visit(struct walk *w, const struct stat *sb)
 
 static void report(struct walk *w, const char *path, const char *problem)
 {
-	fprintf(w->errs, "elfcet: %s: %s\n", path, problem);
+	fputs("elfcet: ", w->errs);
+	visible_write(w->errs, path);
+	fputs(": ", w->errs);
+	visible_write(w->errs, problem);
+	fputc('\n', w->errs);
 	w->out->errors++;
 }
 

@@ -5,8 +5,10 @@
 
 #include "property/gnu_property.h"
 #include "util/error.h"
+#include "util/visible.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 static const char *bits_text(bool present, uint32_t bits, char *buf, size_t len)
 {
@@ -24,9 +26,13 @@ static void print_blockers(FILE *err, const struct mark_result *res)
 
 		if (!mark_finding_blocks(f, res->blocked))
 			continue;
-		fprintf(err, "  %s at 0x%" PRIx64 " %s (%s): %s\n", f->rule, f->address,
-			f->symbol ? f->symbol : "?", f->via ? f->via : "?",
-			f->message ? f->message : "");
+		fprintf(err, "  %s at 0x%" PRIx64 " ", f->rule, f->address);
+		visible_write(err, f->symbol ? f->symbol : "?");
+		fputs(" (", err);
+		visible_write(err, f->via ? f->via : "?");
+		fputs("): ", err);
+		visible_write(err, f->message ? f->message : "");
+		fputc('\n', err);
 		shown++;
 	}
 	for (i = 0; i < res->audit.problems.count; i++) {
@@ -34,7 +40,9 @@ static void print_blockers(FILE *err, const struct mark_result *res)
 
 		if (p->severity != SEVERITY_ERROR)
 			continue;
-		fprintf(err, "  %s: %s\n", p->rule, p->message);
+		fprintf(err, "  %s: ", p->rule);
+		visible_write(err, p->message ? p->message : "");
+		fputc('\n', err);
 		shown++;
 	}
 	if (!shown && (res->blocked & FEATURE_1_SHSTK) &&
@@ -79,17 +87,21 @@ static void print_done(FILE *out, const char *path, const struct mark_result *re
 	}
 }
 
-void report_mark_file(FILE *out, FILE *err, const char *path, enum mark_status status,
+void report_mark_file(FILE *out, FILE *err, const char *file, enum mark_status status,
 		      const struct mark_result *res, bool dry_run, bool verbose)
 {
 	char bits[64];
+	/* the file's name as the text output writes names (visible.h) */
+	char *path = visible_dup(file);
 
 	switch (status) {
 	case MARK_FAILED:
-		error_print(err, "elfcet mark", path, &res->error);
+		error_print(err, "elfcet mark", file, &res->error);
 		break;
 	case MARK_UNSAFE:
-		fprintf(err, "elfcet mark: %s: refused: %s\n", path, res->error.text);
+		fprintf(err, "elfcet mark: %s: refused: ", path);
+		visible_write(err, res->error.text);
+		fputc('\n', err);
 		break;
 	case MARK_UNCHANGED:
 		fprintf(out, "%s: already %s: unchanged\n", path,
@@ -125,4 +137,5 @@ void report_mark_file(FILE *out, FILE *err, const char *path, enum mark_status s
 				path);
 		break;
 	}
+	free(path);
 }

@@ -4,6 +4,7 @@
 #include "report/report.h"
 
 #include "property/gnu_property.h"
+#include "util/visible.h"
 
 #include <errno.h>
 #include <string.h>
@@ -80,9 +81,10 @@ static void print_details(FILE *out, const struct file_report *rep)
 	const struct property_note *note = &rep->props.note;
 	size_t i;
 
-	fprintf(out, "  %s %s %s, interpreter %s\n", class_text(rep->elf_class),
-		elf_machine_name(rep->machine), elf_kind_name(rep->kind),
-		rep->interp ? rep->interp : "none");
+	fprintf(out, "  %s %s %s, interpreter ", class_text(rep->elf_class),
+		elf_machine_name(rep->machine), elf_kind_name(rep->kind));
+	visible_write(out, rep->interp ? rep->interp : "none");
+	fputc('\n', out);
 	if (note->source != PROPERTY_SOURCE_NONE) {
 		fprintf(out, "  note: %s at file offset 0x%llx, %zu propert%s%s\n",
 			property_source_name(note->source), (unsigned long long)note->note_offset,
@@ -97,14 +99,21 @@ static void print_details(FILE *out, const struct file_report *rep)
 
 		fprintf(out, "  %s %s", severity_name(p->severity), p->rule);
 		print_consumer_list(out, p->rejected_by);
-		fprintf(out, ": %s\n", p->message);
+		fputs(": ", out);
+		visible_write(out, p->message ? p->message : "");
+		fputc('\n', out);
 	}
 	for (i = 0; i < rep->findings.count; i++) {
 		const struct finding *f = &rep->findings.items[i];
 
-		fprintf(out, "  %s %s 0x%llx %s (via %s): %s\n", severity_name(f->severity),
-			f->rule, (unsigned long long)f->address, f->symbol ? f->symbol : "?",
-			f->via ? f->via : "-", f->message ? f->message : "");
+		fprintf(out, "  %s %s 0x%llx ", severity_name(f->severity), f->rule,
+			(unsigned long long)f->address);
+		visible_write(out, f->symbol ? f->symbol : "?");
+		fputs(" (via ", out);
+		visible_write(out, f->via ? f->via : "-");
+		fputs("): ", out);
+		visible_write(out, f->message ? f->message : "");
+		fputc('\n', out);
 	}
 }
 
@@ -112,9 +121,14 @@ void report_text_file(FILE *out, const struct file_report *rep, bool verbose)
 {
 	if (rep->status != REPORT_AUDITED)
 		return; /* skipped files and errors are told on stderr by the caller */
-	fputs(rep->path, out);
-	if (rep->package)
-		fprintf(out, " (%s %s)", rep->package, rep->package_version);
+	visible_write(out, rep->path);
+	if (rep->package) {
+		fputs(" (", out);
+		visible_write(out, rep->package);
+		fputc(' ', out);
+		visible_write(out, rep->package_version ? rep->package_version : "");
+		fputc(')', out);
+	}
 	fprintf(out, ": ibt=%s shstk=%s ", verdict_name(rep->ibt), verdict_name(rep->shstk));
 	print_marking(out, &rep->props.note);
 	if (rep->problems.count || rep->findings.count)

@@ -3,6 +3,8 @@
 
 #include "util/error.h"
 
+#include "util/visible.h"
+
 int error_setv(struct elfcet_error *err, const char *fmt, va_list ap)
 {
 	if (err)
@@ -22,5 +24,10 @@ int error_set(struct elfcet_error *err, const char *fmt, ...)
 
 void error_print(FILE *out, const char *who, const char *file, const struct elfcet_error *err)
 {
-	fprintf(out, "%s: %s: %s\n", who, file, err->text);
+	/* FILE and the problem may carry names from the input: escaped (visible.h). */
+	fprintf(out, "%s: ", who);
+	visible_write(out, file);
+	fputs(": ", out);
+	visible_write(out, err->text);
+	fputc('\n', out);
 }
