@@ -198,8 +198,9 @@ EXTRA_DIST += tests/install.sh
 tests/install.log: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so
 
 # SARIF and JSON Lines reports, elfcet report merging shards (on the two corpora).
-TESTS += tests/sarif.sh tests/jsonl-report.sh
-EXTRA_DIST += tests/sarif.sh tests/sarif-subset.schema.json tests/jsonl-report.sh
+TESTS += tests/sarif.sh tests/jsonl-report.sh tests/hostile-names.sh
+EXTRA_DIST += tests/sarif.sh tests/sarif-subset.schema.json tests/jsonl-report.sh \
+	tests/hostile-names.sh
 tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targets.log
 # Progress on a terminal (script(1)), none in pipes or JSON; the summary table.
 TESTS += tests/progress.sh

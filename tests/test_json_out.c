@@ -161,12 +161,99 @@ static void integers_at_their_limits(void **state)
 	free(text);
 }
 
+/* Names that are not UTF-8 (issue 35): \xe9 and UTF-8 \xc3\xa9 once both read as é, and
+ * \xff\xfe as two Latin-1 letters that a UTF-8 name can hold too. */
+static const char *const hostile_names[] = {
+	"/t/\xff\xfe",	  "/t/\xc3\xbf\xc3\xbe", "/t/\xe9",
+	"/t/\xc3\xa9",	  "/t/\xef\xbf\xbd",	 "/t/\xef\xbf\xbd\xef\xbf\xbd",
+	"/t/a\nb\x1b[2J", "/t/\xed\xa0\x80",	 "/t/\xc3",
+	"plain",
+};
+#define NHOSTILE (sizeof(hostile_names) / sizeof(hostile_names[0]))
+
+static void write_names(struct json_out *j)
+{
+	size_t i;
+
+	json_open_array(j, "files");
+	for (i = 0; i < NHOSTILE; i++) {
+		json_open_object(j, NULL);
+		json_name(j, "path", "path_hex", hostile_names[i]);
+		json_close_object(j);
+	}
+	json_close_array(j);
+	json_name(j, "none", "none_hex", NULL);
+	json_name(j, "message", NULL, "bad \xe9");
+}
+
+/* The bytes of member KEY of O as a reader of elfcet(1) takes them: KEY_hex when present,
+ * else KEY's UTF-8. Allocated. */
+static char *name_bytes(json_object *o, const char *key)
+{
+	char hex_key[64];
+	json_object *v;
+	const char *h;
+	char *out;
+	size_t i, n;
+
+	snprintf(hex_key, sizeof(hex_key), "%s_hex", key);
+	if (!json_object_object_get_ex(o, hex_key, &v))
+		return strdup(json_object_get_string(json_object_object_get(o, key)));
+	h = json_object_get_string(v);
+	n = strlen(h);
+	assert_int_equal(n % 2, 0);
+	out = calloc(1, n / 2 + 1);
+	assert_non_null(out);
+	for (i = 0; i < n / 2; i++) {
+		unsigned byte;
+
+		assert_int_equal(sscanf(h + 2 * i, "%2x", &byte), 1);
+		out[i] = (char)byte;
+	}
+	return out;
+}
+
+static void names_lossless_and_distinct(void **state)
+{
+	json_object *obj = written(write_names), *files, *v;
+	char *back[NHOSTILE];
+	size_t i, k;
+
+	(void)state;
+	assert_true(json_object_object_get_ex(obj, "files", &files));
+	assert_int_equal(json_object_array_length(files), NHOSTILE);
+	for (i = 0; i < NHOSTILE; i++) {
+		json_object *f = json_object_array_get_idx(files, i);
+
+		back[i] = name_bytes(f, "path");
+		assert_string_equal(back[i], hostile_names[i]);
+		/* the display string of a name that is not UTF-8 has U+FFFD, not Latin-1 */
+		if (json_object_object_get_ex(f, "path_hex", NULL))
+			assert_non_null(
+				strstr(json_object_get_string(json_object_object_get(f, "path")),
+				       "\xef\xbf\xbd"));
+	}
+	for (i = 0; i < NHOSTILE; i++)
+		for (k = i + 1; k < NHOSTILE; k++)
+			assert_string_not_equal(back[i], back[k]);
+	for (i = 0; i < NHOSTILE; i++)
+		free(back[i]);
+	assert_true(json_object_object_get_ex(obj, "none", &v));
+	assert_null(v);
+	assert_false(json_object_object_get_ex(obj, "none_hex", NULL));
+	assert_string_equal(json_object_get_string(json_object_object_get(obj, "message")),
+			    "bad \xef\xbf\xbd");
+	assert_false(json_object_object_get_ex(obj, "message_hex", NULL));
+	json_object_put(obj);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(writer_round_trip),
 		cmocka_unit_test(report_lines_and_unsigned_values),
 		cmocka_unit_test(integers_at_their_limits),
+		cmocka_unit_test(names_lossless_and_distinct),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

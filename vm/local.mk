@@ -65,7 +65,8 @@ EXTRA_DIST += \
 # and the sanitizer build checks them there.
 GUEST_RUNNER_C = $(srcdir)/vm/guest/runner.c $(srcdir)/vm/guest/job_parse.c \
 	$(srcdir)/scanner/report/json_out.c $(srcdir)/vm/guest/window.S
-GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/scanner/report/json_out.h
+GUEST_RUNNER_H = $(srcdir)/vm/guest/job_parse.h $(srcdir)/scanner/report/json_out.h \
+	$(srcdir)/scanner/util/utf8.h
 vm/guest/runner: $(GUEST_RUNNER_C) $(GUEST_RUNNER_H)
 	@mkdir -p vm/guest
 	$(AM_V_CCLD)$(CC) $(WARN_CFLAGS) -O2 -g -static -I$(srcdir)/scanner -o $@ $(GUEST_RUNNER_C)

@@ -5,40 +5,14 @@
 #endif
 #include "report/json_out.h"
 
+#include "util/utf8.h"
+
 #include <inttypes.h>
 #include <string.h>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-
-/* Length of the well-formed UTF-8 sequence at S (at most LEN bytes), or 0. */
-static size_t utf8_length(const unsigned char *s, size_t len)
-{
-	size_t need, i;
-	unsigned cp;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (need > len)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
-}
 
 /* Whether C is written as it is: printable ASCII other than the quote and backslash. */
 static bool plain_byte(unsigned char c)
@@ -74,7 +48,9 @@ static size_t plain_run(const char *s, size_t len)
 	return i;
 }
 
-void json_string_raw(FILE *f, const char *s, size_t len)
+/* S as one JSON string; a byte that is not part of well-formed UTF-8 becomes U+FFFD when
+ * REPLACE, else its Latin-1 character. */
+static void write_string(FILE *f, const char *s, size_t len, bool replace)
 {
 	size_t i = 0;
 
@@ -106,17 +82,26 @@ void json_string_raw(FILE *f, const char *s, size_t len)
 			fputs_unlocked("\\t", f);
 			break;
 		default:
-			n = c >= 0x80 ? utf8_length((const unsigned char *)s + i, len - i) : 0;
+			n = c >= 0x80 ? utf8_sequence((const unsigned char *)s + i, len - i, NULL)
+				      : 0;
 			if (n) {
 				fwrite_unlocked(s + i, 1, n, f);
 				i += n;
 				continue;
 			}
-			fprintf(f, "\\u%04x", c);
+			if (replace && c >= 0x80)
+				fputs_unlocked("\\ufffd", f);
+			else
+				fprintf(f, "\\u%04x", c);
 		}
 		i++;
 	}
 	putc_unlocked('"', f);
+}
+
+void json_string_raw(FILE *f, const char *s, size_t len)
+{
+	write_string(f, s, len, false);
 }
 
 /* A comma before every member but the first of its container. */
@@ -178,6 +163,30 @@ void json_strn(struct json_out *j, const char *key, const char *value, size_t le
 void json_str(struct json_out *j, const char *key, const char *value)
 {
 	json_strn(j, key, value, value ? strlen(value) : 0);
+}
+
+void json_name(struct json_out *j, const char *key, const char *hex_key, const char *value)
+{
+	FILE *f = j->f;
+	size_t len, i;
+
+	if (!value || utf8_valid(value, (len = strlen(value)))) {
+		json_str(j, key, value);
+		return;
+	}
+	json_key(j, key);
+	write_string(f, value, len, true);
+	if (!hex_key)
+		return;
+	json_key(j, hex_key);
+	putc_unlocked('"', f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)value[i];
+
+		putc_unlocked("0123456789abcdef"[c >> 4], f);
+		putc_unlocked("0123456789abcdef"[c & 15], f);
+	}
+	putc_unlocked('"', f);
 }
 
 /* VALUE in decimal, with a minus sign when NEGATIVE: every finding has an address, and

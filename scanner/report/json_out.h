@@ -4,7 +4,8 @@
  * escaped completely (quotes, backslashes,
  * control characters); well-formed UTF-8 is kept and every other byte that is not printable
  * ASCII is written as \u00XX (its Latin-1 reading), so any
- * program output, valid UTF-8 or not, stays one valid JSON string. The writer uses stdio's
+ * program output, valid UTF-8 or not, stays one valid JSON string. Names, which must stay
+ * distinct, have json_name. The writer uses stdio's
  * unlocked calls: its FILE must be written by one thread only. */
 #ifndef ELFCET_JSON_OUT_H
 #define ELFCET_JSON_OUT_H
@@ -29,6 +30,12 @@ void json_string_raw(FILE *f, const char *s, size_t len);
 void json_key(struct json_out *j, const char *key); /* "key": (for a nested value) */
 void json_str(struct json_out *j, const char *key, const char *value); /* null if NULL */
 void json_strn(struct json_out *j, const char *key, const char *value, size_t len);
+/* A name (a path, a symbol: bytes from the input): as json_str when it is UTF-8; otherwise
+ * KEY shows it with U+FFFD for each stray byte and HEX_KEY follows with its exact bytes
+ * in lower-case hexadecimal, so that names stay lossless and distinct. null if NULL.
+ * Without HEX_KEY (text for display: messages, a member the format defines alone) only
+ * the string with U+FFFD is written. */
+void json_name(struct json_out *j, const char *key, const char *hex_key, const char *value);
 void json_int(struct json_out *j, const char *key, long long value);
 void json_uint(struct json_out *j, const char *key, uint64_t value);
 void json_boolean(struct json_out *j, const char *key, bool value);

@@ -8,7 +8,7 @@
 
 /* Version of the JSON document. Fields are only ever added: a reader of version N can
  * read every later version. */
-#define ELFCET_JSON_SCHEMA 1
+#define ELFCET_JSON_SCHEMA 2
 
 /* Problems and findings counted by rule: the files that have them and how many. */
 #define SUMMARY_RULES 64

@@ -44,8 +44,8 @@ static void path_notes_write(struct json_out *j, struct path_notes *l, const cha
 	json_open_array(j, key);
 	for (i = 0; i < l->count; i++) {
 		json_open_object(j, NULL);
-		json_str(j, "path", l->items[i].path);
-		json_str(j, text_key, l->items[i].text);
+		json_name(j, "path", "path_hex", l->items[i].path);
+		json_name(j, text_key, NULL, l->items[i].text);
 		json_close_object(j);
 		free(l->items[i].path);
 		free(l->items[i].text);
@@ -152,7 +152,7 @@ static void problems_json(struct json_out *j, const struct problem_list *list)
 		json_open_object(j, NULL);
 		json_str(j, "rule", p->rule);
 		json_str(j, "severity", severity_name(p->severity));
-		json_str(j, "message", p->message ? p->message : "");
+		json_name(j, "message", NULL, p->message ? p->message : "");
 		consumers_json(j, p->rejected_by);
 		json_close_object(j);
 	}
@@ -188,10 +188,10 @@ static void findings_json(struct json_out *j, const struct finding_list *list)
 		json_open_object(j, NULL);
 		json_str(j, "rule", f->rule);
 		json_uint(j, "address", f->address);
-		json_str(j, "symbol", f->symbol);
-		json_str(j, "via", f->via);
+		json_name(j, "symbol", "symbol_hex", f->symbol);
+		json_name(j, "via", "via_hex", f->via);
 		json_str(j, "severity", severity_name(f->severity));
-		json_str(j, "message", f->message ? f->message : "");
+		json_name(j, "message", NULL, f->message ? f->message : "");
 		if (f->labels)
 			labels_json(j, f->labels);
 		json_close_object(j);
@@ -202,15 +202,15 @@ static void findings_json(struct json_out *j, const struct finding_list *list)
 /* The members of an audited file's object, shared by the document and JSON Lines. */
 static void file_members(struct json_out *j, const struct file_report *rep)
 {
-	json_str(j, "path", rep->path);
+	json_name(j, "path", "path_hex", rep->path);
 	if (rep->package) {
-		json_str(j, "package", rep->package);
-		json_str(j, "package_version", rep->package_version);
+		json_name(j, "package", "package_hex", rep->package);
+		json_name(j, "package_version", "package_version_hex", rep->package_version);
 	}
 	json_int(j, "class", rep->elf_class);
 	json_str(j, "machine", elf_machine_name(rep->machine));
 	json_str(j, "type", elf_kind_name(rep->kind));
-	json_str(j, "interpreter", rep->interp);
+	json_name(j, "interpreter", "interpreter_hex", rep->interp);
 	json_str(j, "kernel_reads_note_of",
 		 rep->props.kernel_reads_interpreter ? "interpreter" : "self");
 	properties_json(j, &rep->props.note);
@@ -243,13 +243,13 @@ void report_jsonl_file(FILE *out, const struct file_report *rep)
 		file_members(&j, rep);
 		break;
 	case REPORT_SKIPPED:
-		json_str(&j, "path", rep->path);
-		json_str(&j, "skipped", rep->message);
+		json_name(&j, "path", "path_hex", rep->path);
+		json_name(&j, "skipped", NULL, rep->message);
 		break;
 	case REPORT_ERROR:
 	case REPORT_NOT_ELF:
-		json_str(&j, "path", rep->path);
-		json_str(&j, "error", rep->message);
+		json_name(&j, "path", "path_hex", rep->path);
+		json_name(&j, "error", NULL, rep->message);
 		break;
 	}
 	json_end(&j);

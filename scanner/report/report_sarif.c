@@ -80,7 +80,7 @@ static void rule_reference(struct sarif_report *sr, const char *rule)
 static void message(struct json_out *j, const char *text)
 {
 	json_open_object(j, "message");
-	json_str(j, "text", text);
+	json_name(j, "text", NULL, text);
 	json_close_object(j);
 }
 
@@ -89,8 +89,8 @@ static void file_properties(struct json_out *j, const struct file_report *rep)
 	json_str(j, "ibt", verdict_name(rep->ibt));
 	json_str(j, "shstk", verdict_name(rep->shstk));
 	if (rep->package) {
-		json_str(j, "package", rep->package);
-		json_str(j, "packageVersion", rep->package_version);
+		json_name(j, "package", "packageHex", rep->package);
+		json_name(j, "packageVersion", "packageVersionHex", rep->package_version);
 	}
 }
 
@@ -115,13 +115,13 @@ static void finding_result(struct sarif_report *sr, const struct file_report *re
 	json_open_object(j, "address");
 	json_uint(j, "absoluteAddress", f->address);
 	if (f->symbol)
-		json_str(j, "name", f->symbol);
+		json_name(j, "name", NULL, f->symbol);
 	json_close_object(j);
 	json_close_object(j);
 	if (f->symbol) {
 		json_open_array(j, "logicalLocations");
 		json_open_object(j, NULL);
-		json_str(j, "name", f->symbol);
+		json_name(j, "name", NULL, f->symbol);
 		json_str(j, "kind", "function");
 		json_close_object(j);
 		json_close_array(j);
@@ -131,8 +131,8 @@ static void finding_result(struct sarif_report *sr, const struct file_report *re
 	json_open_object(j, "properties");
 	json_uint(j, "address", f->address);
 	json_hex(j, "addressHex", f->address);
-	json_str(j, "symbol", f->symbol);
-	json_str(j, "via", f->via);
+	json_name(j, "symbol", "symbolHex", f->symbol);
+	json_name(j, "via", "viaHex", f->via);
 	file_properties(j, rep);
 	json_close_object(j);
 	json_close_object(j);

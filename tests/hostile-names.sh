@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Hostile names in the output (issue 35): copies of /usr/bin/true named with a newline that
+# forges a report line, ESC sequences (terminal title, clear screen), CR, DEL, a C1 control,
+# the bytes \xff\xfe, Latin-1 \xe9 beside UTF-8 é, and a name spelled like an escape;
+# a truncated ELF file with ESC and a newline in its name (an error on stderr); a program
+# whose symbol holds ESC, a newline and \xff (-v, findings). The tree is audited as a
+# directory, in every format:
+#   - text (stdout, -v, stderr): one line per file, each name escaped by the rule of
+#     elfcet(1) (\\ \n \r \t \xHH), no control byte and nothing but UTF-8 on the terminal;
+#   - JSON, JSON Lines: each path and symbol read back (the _hex member when there is one,
+#     else the string's UTF-8) is exactly the file's name in bytes, all distinct;
+#   - SARIF: each result's URI percent-decodes to a file of the tree;
+#   - elfcet report reads the JSON Lines of such names.
+set -uo pipefail
+: "${ELFCET:?}" "${top_srcdir:?}"
+for tool in gcc objcopy python3; do
+	command -v "$tool" > /dev/null || { echo "SKIP: hostile-names: $tool is missing"; exit 77; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/elfcet-names.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail=0
+pass() { echo "PASS: hostile-names: $*"; }
+failed() { echo "FAIL: hostile-names: $*"; fail=1; }
+
+tree=$work/tree
+mkdir -p "$tree/sym"
+names=(
+	$'forged\nx: ibt=ready shstk=ready feature_1_and=IBT,SHSTK (pt_gnu_property)'
+	$'\xff\xfe' $'\xe9' $'\xc3\xa9' $'\e]0;owned\a\e[2J\roverwritten' $'csi\xc2\x9b31m'
+	$'del\x7f' '\xff\xfe' 'back\slash' $'tab\there' plain
+)
+for n in "${names[@]}"; do
+	cp /usr/bin/true "$tree/$n" || failed "cannot create a file named $(printf %q "$n")"
+done
+printf '\177ELF' > "$tree/"$'trunc\e[2J\nated'
+gcc -fcf-protection "$top_srcdir/corpus/mark/shstk_hazard.S" -o "$work/hazard" &&
+	objcopy --redefine-sym jump=$'\e[2Jsym\n\xff' "$work/hazard" "$tree/sym/hazard" ||
+	failed "cannot build the program with a hostile symbol"
+files=$(find "$tree" -type f -printf x | wc -c)
+
+"$ELFCET" audit --fail-on=never -v "$tree" > "$work/text" 2> "$work/text.err"
+"$ELFCET" audit --fail-on=never "$tree" > "$work/plain" 2> /dev/null
+"$ELFCET" audit --fail-on=never --format=json "$tree" > "$work/json" 2> /dev/null
+"$ELFCET" audit --fail-on=never --format=jsonl "$tree" > "$work/jsonl" 2> /dev/null
+"$ELFCET" audit --fail-on=never --format=sarif "$tree" > "$work/sarif" 2> /dev/null
+
+# Checks in Python, reading every output as bytes; the text rule is written here again,
+# apart from elfcet's code, from elfcet(1).
+python3 - "$tree" "$work" "$files" <<'PY'
+import json, os, re, sys, urllib.parse
+
+tree, work, nfiles = os.fsencode(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+status = 0
+def result(ok, what):
+    global status
+    print(("PASS" if ok else "FAIL") + ": hostile-names: " + what)
+    if not ok:
+        status = 1
+
+def visible(b):
+    """elfcet(1), TEXT OUTPUT: \\ \\n \\r \\t, \\xHH for other controls, C1 and bidi
+    controls, line separators and bytes that are not UTF-8; the rest of UTF-8 as it is."""
+    out, i = bytearray(), 0
+    while i < len(b):
+        c = b[i]
+        if c == 0x5c: out += b'\\\\'; i += 1; continue
+        if c in (0x0a, 0x0d, 0x09): out += {0x0a: b'\\n', 0x0d: b'\\r', 0x09: b'\\t'}[c]; i += 1; continue
+        if c < 0x20 or c == 0x7f: out += b'\\x%02x' % c; i += 1; continue
+        if c < 0x80: out.append(c); i += 1; continue
+        for n in (2, 3, 4):
+            try:
+                ch = b[i:i + n].decode('utf-8')
+            except UnicodeDecodeError:
+                continue
+            break
+        else:
+            out += b'\\x%02x' % c; i += 1; continue
+        cp = ord(ch)
+        if 0x80 <= cp <= 0x9f or 0x2028 <= cp <= 0x202e or 0x2066 <= cp <= 0x2069:
+            out += b''.join(b'\\x%02x' % x for x in b[i:i + n])
+        else:
+            out += b[i:i + n]
+        i += n
+    return bytes(out)
+
+def terminal_safe(data):
+    try:
+        text = data.decode('utf-8')
+    except UnicodeDecodeError:
+        return False
+    return not re.search('[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]', text)
+
+paths = set()
+for d, _, fs in os.walk(tree):
+    paths |= {os.path.join(d, f) for f in fs}
+trunc = [p for p in paths if b'trunc' in p][0]
+audited = paths - {trunc}
+sym = os.path.join(tree, b'sym', b'hazard')
+
+# Text: one line per audited file, each the escaped name then ": ibt=".
+plain = open(work + '/plain', 'rb').read()
+lines = plain.split(b'\n')[:-1]
+starts = sorted(visible(p) + b': ibt=' for p in audited)
+found = sorted(next((s for s in starts if l.startswith(s)), l) for l in lines)
+result(len(lines) == len(audited) and found == starts and terminal_safe(plain),
+       "text: %d lines for %d files, each the escaped name, no control byte" % (len(lines), len(audited)))
+forged = [l for l in lines if l.startswith(b'x: ibt=ready')]
+result(not forged, "text: the newline in a name forges no line")
+verbose = open(work + '/text', 'rb').read()
+want = b' ' + visible(b'\x1b[2Jsym\n\xff') + b'+0xc (via code-ref)'
+result(want in verbose and terminal_safe(verbose),
+       "-v: the symbol is escaped (%s), no control byte" % want.decode())
+err = open(work + '/text.err', 'rb').read()
+errline = b'elfcet: ' + visible(trunc) + b': '
+result(sum(l.startswith(errline) for l in err.split(b'\n')) == 1 and terminal_safe(err),
+       "stderr: the unreadable file's line names it escaped (%s...)" % errline.decode())
+
+# JSON: each name read back exactly.
+def name_bytes(obj, key):
+    if key + '_hex' in obj:
+        return bytes.fromhex(obj[key + '_hex'])
+    return obj[key].encode('utf-8')
+doc = json.load(open(work + '/json', 'rb'))
+got = [name_bytes(f, 'path') for f in doc['files']]
+errs = [name_bytes(f, 'path') for f in doc['errors']]
+result(sorted(got) == sorted(audited) and errs == [trunc],
+       "json: %d audited paths and the error's path read back exactly, all distinct" % len(set(got)))
+h = [f for f in doc['files'] if name_bytes(f, 'path') == sym][0]
+syms = {name_bytes(x, 'symbol') for x in h['findings'] if x['symbol'] is not None}
+result(b'\x1b[2Jsym\n\xff+0xc' in syms, "json: the finding's symbol read back exactly")
+recs = [json.loads(l) for l in open(work + '/jsonl', 'rb')]
+got = sorted(name_bytes(r, 'path') for r in recs)
+result(got == sorted(paths), "jsonl: %d records, each path read back exactly" % len(recs))
+
+# SARIF: each URI percent-decodes to the file's name.
+sarif = json.load(open(work + '/sarif', 'rb'))
+uris = set()
+for r in sarif['runs'][0]['results']:
+    for loc in r['locations']:
+        uris.add(urllib.parse.unquote_to_bytes(loc['physicalLocation']['artifactLocation']['uri']))
+want = {b'file://' + p if p.startswith(b'/') else p for p in audited}
+result(uris == want, "sarif: %d URIs, each decodes to its file's name" % len(uris))
+sys.exit(status)
+PY
+[ $? -eq 0 ] || fail=1
+
+"$ELFCET" report "$work/jsonl" > "$work/report" 2> "$work/report.err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^elfcet: $((files - 1)) audited, 0 skipped, 1 unreadable" "$work/report"; then
+	pass "elfcet report reads the JSON Lines: $(head -c 50 "$work/report")..."
+else
+	failed "elfcet report exited $rc: $(head -n 2 "$work/report" "$work/report.err")"
+fi
+exit "$fail"
