@@ -6,9 +6,11 @@
 #include "commands.h"
 
 #include "report/report.h"
+#include "util/visible.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@ static void report_help(FILE *out)
 		"Merge the JSON Lines written by 'elfcet audit --format=jsonl' (one or more shards;\n"
 		"'-' reads standard input) into the summary a single audit of all of them prints:\n"
 		"the summary line and table (text), or the JSON document's \"summary\" member.\n\n"
+		"Each line must hold exactly one record.\n\n"
 		"Exit status: 0 merged; 2 usage error, or a shard unreadable or not JSON Lines.\n");
 }
 
@@ -99,12 +102,66 @@ static int add_audited(struct audit_summary *s, struct json_object *rec)
 	return 0;
 }
 
-static int add_record(struct audit_summary *s, const char *line)
+/* Whether S is lower-case hexadecimal of whole bytes, as json_name writes a name's bytes. */
+static bool hex_bytes(const char *s)
 {
-	struct json_object *rec = json_tokener_parse(line);
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return s[n] == '\0' && n % 2 == 0;
+}
+
+/* A record names its file: "path", and "path_hex" when the name is not UTF-8. */
+static bool names_file(struct json_object *rec)
+{
+	struct json_object *hex;
+
+	if (!member_string(rec, "path"))
+		return false;
+	if (!json_object_object_get_ex(rec, "path_hex", &hex))
+		return true;
+	return json_object_is_type(hex, json_type_string) && hex_bytes(json_object_get_string(hex));
+}
+
+/* The one JSON value on LINE (LEN bytes, its newline included), or NULL with *WHY set:
+ * a line holds exactly one record, only JSON white space after it. */
+static struct json_object *parse_line(const char *line, size_t len, const char **why)
+{
+	struct json_tokener *tok;
+	struct json_object *rec;
+	size_t end;
+
+	*why = NULL;
+	if (strspn(line, " \t\r\n") == len) {
+		*why = "a blank line";
+		return NULL;
+	}
+	if (memchr(line, '\0', len) || len > INT_MAX) {
+		*why = len > INT_MAX ? "a line too long" : "a NUL byte in the line";
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		return NULL;
+	rec = json_tokener_parse_ex(tok, line, (int)len);
+	end = json_tokener_get_parse_end(tok);
+	if (!rec)
+		*why = json_tokener_get_error(tok) == json_tokener_continue
+			       ? "the line ends inside the record"
+			       : json_tokener_error_desc(json_tokener_get_error(tok));
+	json_tokener_free(tok);
+	if (rec && strspn(line + end, " \t\r\n") != len - end) {
+		*why = "more after the record (one record per line)";
+		json_object_put(rec);
+		return NULL;
+	}
+	return rec;
+}
+
+static int add_record(struct audit_summary *s, struct json_object *rec)
+{
 	int rc = 0;
 
-	if (!rec || !json_object_is_type(rec, json_type_object) || !member_string(rec, "path"))
+	if (!json_object_is_type(rec, json_type_object) || !names_file(rec))
 		rc = -1;
 	else if (json_object_object_get_ex(rec, "verdicts", NULL))
 		rc = add_audited(s, rec);
@@ -114,7 +171,6 @@ static int add_record(struct audit_summary *s, const char *line)
 		s->errors++;
 	else
 		rc = -1;
-	json_object_put(rec);
 	return rc;
 }
 
@@ -127,24 +183,31 @@ static int read_shard(struct audit_summary *s, const char *name)
 	int rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "elfcet report: %s: %s\n", name, strerror(errno));
+		fputs("elfcet report: ", stderr);
+		visible_write(stderr, name);
+		fprintf(stderr, ": %s\n", strerror(errno));
 		return -1;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
+		const char *why;
+		struct json_object *rec = parse_line(line, (size_t)n, &why);
+
 		lineno++;
-		if (n <= 1)
-			continue;
-		if (add_record(s, line) != 0) {
-			fprintf(stderr,
-				"elfcet report: %s:%zu: not a record of elfcet audit "
-				"--format=jsonl\n",
-				name, lineno);
+		if (!rec || add_record(s, rec) != 0) {
+			fputs("elfcet report: ", stderr);
+			visible_write(stderr, name);
+			fprintf(stderr, ":%zu: not a record of elfcet audit --format=jsonl%s%s\n",
+				lineno, why ? ": " : "", why ? why : "");
+			json_object_put(rec);
 			rc = -1;
 			break;
 		}
+		json_object_put(rec);
 	}
 	if (rc == 0 && ferror(f)) {
-		fprintf(stderr, "elfcet report: %s: %s\n", name, strerror(errno));
+		fputs("elfcet report: ", stderr);
+		visible_write(stderr, name);
+		fprintf(stderr, ": %s\n", strerror(errno));
 		rc = -1;
 	}
 	free(line);

@@ -79,4 +79,30 @@ if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/bad.err")" -eq 1 ] && grep -q "bad.jso
 else
 	failed "a damaged shard: exit $rc, $(cat "$work/bad.err")"
 fi
+
+# Exactly one record per line (issue 35): two records on one line, a record followed by
+# garbage, a line with only part of a record, a blank line, a path_hex that is not hex:
+# each one line naming the shard and the line, exit 2.
+rec=$(head -n 1 "$work/all.jsonl")
+cases=("two records" "$rec$rec" "a record and garbage" "$rec x" "a record and a brace" "$rec}"
+	"two records and a comma" "$rec,$rec" "a truncated record" "${rec%?}" "a blank line" ""
+	"a path_hex that is not hex" "${rec/\"path\":/\"path_hex\":\"0g\",\"path\":}")
+for ((i = 0; i < ${#cases[@]}; i += 2)); do
+	what=${cases[i]} bad=${cases[i + 1]}
+	{ head -n 2 "$work/all.jsonl"; printf '%s\n' "$bad"; tail -n 1 "$work/all.jsonl"; } > "$work/strict$i.jsonl"
+	"$ELFCET" report "$work/strict$i.jsonl" > /dev/null 2> "$work/strict.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/strict.err")" -eq 1 ] && grep -q "strict$i.jsonl:3: " "$work/strict.err"; then
+		pass "$what on line 3: exit 2, $(sed 's/.*jsonl:3: //' "$work/strict.err")"
+	else
+		failed "$what on line 3: exit $rc, $(cat "$work/strict.err")"
+	fi
+done
+# Trailing white space and a last record without its newline are still one record per line.
+{ head -n 2 "$work/all.jsonl" | sed 's/$/ \t/'; printf '%s' "$rec"; } > "$work/lenient.jsonl"
+if "$ELFCET" report "$work/lenient.jsonl" > /dev/null 2> "$work/lenient.err"; then
+	pass "trailing blanks and a last line without newline are accepted"
+else
+	failed "trailing blanks or a last line without newline: $(cat "$work/lenient.err")"
+fi
 exit "$fail"
