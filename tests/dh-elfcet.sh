@@ -9,6 +9,11 @@
 #      naming the file and the findings.
 #   3. The same with debian/cethello.elfcet-overrides covering those findings: it builds,
 #      and an override that matches nothing is warned about.
+#   4. Hostile names (issue 35): copies of the program named \xff\xfe, Latin-1 \xe9, UTF-8
+#      café and with an ESC sequence: each copy is
+#      found back from the JSON and marked like the program, the report in the package
+#      reads each name back exactly, no ESC reaches the build log; linked for IBT, the
+#      build fails naming each copy escaped.
 set -uo pipefail
 : "${ELFCET:?}" "${top_srcdir:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/elfcet-dh.XXXXXX")
@@ -106,5 +111,66 @@ if grep -q 'warning: .*cethello.elfcet-overrides:6: override for shstk-ret-as-ju
 	pass "an override that matches nothing is warned about"
 else
 	failed "no warning for the unused override"
+fi
+
+# 4. Hostile names. The copies are made after dh_auto_install, by a script (make's recipes
+# and dpkg take these bytes as they are; not a newline, which dpkg refuses in a package).
+cat > "$work/copy-names" <<'SH'
+set -e
+d=debian/cethello/usr/bin
+for n in $'\xff\xfe' $'\xe9' $'caf\xc3\xa9' $'esc\e[2J\e]0;t\a'; do
+	cp "$d/cethello" "$d/$n"
+done
+SH
+prepare="cp '$work/copy-names' debian/copy-names &&
+	printf 'override_dh_auto_install:\n\tdh_auto_install\n\tbash debian/copy-names\n' >> debian/rules"
+build names
+rc=$?
+deb=$(ls "$work"/names/cethello_1.0_*.deb 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ -n "$deb" ]; then
+	pass "hostile names: the package builds"
+else
+	failed "hostile names: build 4 exited $rc:"; grep -B2 -A4 'dh_elfcet\|error' "$work/names.log" | tail -n 12
+fi
+root=$work/names/root
+dpkg-deb -x "$deb" "$root" 2>/dev/null
+# Each copy audited from the .deb as it ships: marked as the program is.
+marked=$("$ELFCET" audit --format=jsonl "$deb" 2>/dev/null | jq -s '[.[] | select(.verdicts.shstk == "marked-ok")] | length')
+if [ "$marked" = 5 ]; then
+	pass "hostile names: the program and its 4 copies are marked (shstk marked-ok)"
+else
+	failed "hostile names: $marked of 5 files marked"; grep -A3 'dh_elfcet' "$work/names.log" | tail -n 8
+fi
+if python3 - "$root" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+doc = json.load(open(root + '/usr/share/doc/cethello/elfcet-audit.json', 'rb'))
+def name(o):
+    return bytes.fromhex(o['path_hex']) if 'path_hex' in o else o['path'].encode()
+got = sorted(name(f) for f in doc['files'] + doc['errors'])
+want = sorted(b'/usr/bin/' + n for n in os.listdir(os.fsencode(root + '/usr/bin')))
+print('    read back: %r' % got)
+sys.exit(got != want)
+PY
+then
+	pass "hostile names: usr/share/doc/cethello/elfcet-audit.json names each file exactly"
+else
+	failed "hostile names: the report in the package does not name the files"
+fi
+if grep -aq 'marked)' "$work/names.log" && ! grep -aq $'\e' "$work/names.log"; then
+	pass "hostile names: no ESC in the build log"
+else
+	failed "hostile names: ESC in the build log: $(grep -a $'\e' "$work/names.log" | head -n 2 | cat -v)"
+fi
+# The same copies linked for IBT: marked-broken, the build fails naming each one escaped.
+build names-broken ELFCET_TEST_LDFLAGS="-Wl,-z,ibt -Wl,-z,shstk"
+rc=$?
+if [ "$rc" -ne 0 ] && grep -aqF '/usr/bin/esc\x1b[2J\x1b]0;t\x07: ibt marked-broken: ' "$work/names-broken.log" &&
+	grep -aqF '/usr/bin/\xff\xfe: ibt marked-broken: ' "$work/names-broken.log" &&
+	grep -aq '/usr/bin/café: ibt marked-broken: ' "$work/names-broken.log" &&
+	! grep -aq $'\e' "$work/names-broken.log"; then
+	pass "hostile names: marked-broken names each file escaped: $(grep -a -m 1 'esc.*marked-broken' "$work/names-broken.log" | cut -c 1-60)..."
+else
+	failed "hostile names, marked-broken: exit $rc:"; grep -a 'marked-broken' "$work/names-broken.log" | cat -v | head -n 6
 fi
 exit "$fail"
