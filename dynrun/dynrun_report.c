@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "dynrun/dynrun_report.h"
+#include "util/visible.h"
 #include "util/xalloc.h"
 
 #include "report/json_out.h"
@@ -182,20 +183,27 @@ void dynrun_describe_status(int wait_status, char *buf, size_t len)
 		snprintf(buf, len, "wait status 0x%x", wait_status);
 }
 
-/* "/lib/x.so+0x1abaa <_dl_start_user+0x32>", or the bare address outside any file. */
+/* "/lib/x.so+0x1abaa <_dl_start_user+0x32>", or the bare address outside any file. The
+ * file's and the symbol's names are escaped as the text output escapes names (visible.h). */
 static void format_end(const struct dynrun_end *e, char *buf, size_t len)
 {
 	if (!e->object) {
 		snprintf(buf, len, "0x%llx (no file)", (unsigned long long)e->address);
 		return;
 	}
+	char *object = visible_dup(e->object);
 	if (!e->place.known) {
-		snprintf(buf, len, "%s@file+0x%llx", e->object, (unsigned long long)e->offset);
+		snprintf(buf, len, "%s@file+0x%llx", object, (unsigned long long)e->offset);
+		free(object);
 		return;
 	}
-	int n = snprintf(buf, len, "%s+0x%llx", e->object, (unsigned long long)e->place.vaddr);
-	if (e->place.symbol[0] && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " <%s>", e->place.symbol);
+	int n = snprintf(buf, len, "%s+0x%llx", object, (unsigned long long)e->place.vaddr);
+	if (e->place.symbol[0] && n > 0 && (size_t)n < len) {
+		char *symbol = visible_dup(e->place.symbol);
+		snprintf(buf + n, len - (size_t)n, " <%s>", symbol);
+		free(symbol);
+	}
+	free(object);
 }
 
 void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct dynrun_log *log)
@@ -219,10 +227,12 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 		fprintf(out, " [pid %ld tid %ld]\n", v->pid, v->tid);
 	}
 	dynrun_describe_status(run->wait_status, status, sizeof(status));
+	fputs("elfcet run: ", out);
+	visible_write(out, run->program);
 	fprintf(out,
-		"elfcet run: %s: checked%s%s%s; %llu ibt, %llu shstk, %llu shstk-unwind violations "
+		": checked%s%s%s; %llu ibt, %llu shstk, %llu shstk-unwind violations "
 		"(%zu distinct); %llu calls, %llu returns, %llu tracked branches; program %s%s\n",
-		run->program, run->ibt ? " ibt" : "", run->shstk ? " shstk" : "",
+		run->ibt ? " ibt" : "", run->shstk ? " shstk" : "",
 		!run->ibt && !run->shstk ? " nothing (unmarked; use --ibt/--shstk)" : "",
 		(unsigned long long)log->totals[VIOL_IBT],
 		(unsigned long long)log->totals[VIOL_SHSTK],
@@ -230,9 +240,11 @@ void dynrun_print_text(FILE *out, const struct dynrun_outcome *run, const struct
 		(unsigned long long)log->calls, (unsigned long long)log->returns,
 		(unsigned long long)log->tracked, status,
 		log->aborted ? " (stopped at the first violation)" : "");
-	for (size_t i = 0; i < log->n_execs; i++)
-		fprintf(out, "elfcet run: note: a process exec'd %s, which ran unchecked\n",
-			log->execs[i]);
+	for (size_t i = 0; i < log->n_execs; i++) {
+		fputs("elfcet run: note: a process exec'd ", out);
+		visible_write(out, log->execs[i]);
+		fputs(", which ran unchecked\n", out);
+	}
 }
 
 static void end_json(struct json_out *j, const char *key, const struct dynrun_end *e)

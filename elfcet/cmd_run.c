@@ -5,6 +5,7 @@
 
 #include "dynrun/dynrun.h"
 #include "dynrun/dynrun_report.h"
+#include "util/visible.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -52,6 +53,18 @@ static int make_raw_log(char *path, size_t len)
 		return -1;
 	close(fd);
 	return 0;
+}
+
+/* "elfcet run: FILE: PROBLEM" (or without FILE) on stderr, names escaped (visible.h). */
+static void print_file_error(const char *file, const char *problem)
+{
+	fputs("elfcet run: ", stderr);
+	if (file) {
+		visible_write(stderr, file);
+		fputs(": ", stderr);
+	}
+	visible_write(stderr, problem);
+	fputc('\n', stderr);
 }
 
 int cmd_run(int argc, char **argv)
@@ -104,7 +117,7 @@ int cmd_run(int argc, char **argv)
 	/* Open the JSON output first: a bad path is an error before PROG runs. */
 	FILE *json = NULL;
 	if (json_path && !(json = fopen(json_path, "we"))) {
-		fprintf(stderr, "elfcet run: %s: %s\n", json_path, strerror(errno));
+		print_file_error(json_path, strerror(errno));
 		return EXIT_TROUBLE;
 	}
 
@@ -122,16 +135,18 @@ int cmd_run(int argc, char **argv)
 	struct dynrun_log log;
 	int status = EXIT_TROUBLE;
 	if (dynrun_execute(&req, raw, &run, &err) != 0) {
-		fprintf(stderr, "elfcet run: %s\n", err.text);
+		print_file_error(NULL, err.text);
 		goto out;
 	}
 	if (dynrun_log_read(raw, &log, &err) != 0) {
-		fprintf(stderr, "elfcet run: %s\n", err.text);
+		print_file_error(NULL, err.text);
 		goto out;
 	}
 	if (log.processes == 0) {
-		fprintf(stderr, "elfcet run: %s: QEMU did not load the checker plugin (%s)\n",
-			run.program, dynrun_plugin_path());
+		fputs("elfcet run: ", stderr);
+		visible_write(stderr, run.program);
+		fprintf(stderr, ": QEMU did not load the checker plugin (%s)\n",
+			dynrun_plugin_path());
 		dynrun_log_free(&log);
 		goto out;
 	}
@@ -142,7 +157,7 @@ int cmd_run(int argc, char **argv)
 		if (log.totals[k] > 0)
 			status = EXIT_FINDINGS;
 	if (json && dynrun_write_json(json, &run, &log) != 0) {
-		fprintf(stderr, "elfcet run: %s: write error\n", json_path);
+		print_file_error(json_path, "write error");
 		status = EXIT_TROUBLE;
 	}
 	dynrun_log_free(&log);
@@ -150,7 +165,7 @@ int cmd_run(int argc, char **argv)
 out:
 	unlink(raw);
 	if (json && fclose(json) != 0 && status != EXIT_TROUBLE) {
-		fprintf(stderr, "elfcet run: %s: %s\n", json_path, strerror(errno));
+		print_file_error(json_path, strerror(errno));
 		status = EXIT_TROUBLE;
 	}
 	return status;

@@ -127,6 +127,46 @@ static void test_describe_status(void **state)
 	assert_non_null(strstr(buf, "killed by signal 11"));
 }
 
+/* Names from the program run (mapped files, the program, what it exec'd) are escaped in
+ * the text on stderr as elfcet's text output escapes names (issue 35): a newline or an ESC
+ * sequence in a file name forges no line and never reaches the terminal. */
+static void test_text_escapes_names(void **state)
+{
+	(void)state;
+	write_log("{\"event\":\"start\",\"pid\":7,\"target\":\"x86_64\",\"ibt\":true,"
+		  "\"shstk\":true}\n"
+		  "{\"event\":\"violation\",\"kind\":\"ibt\",\"pid\":7,\"tid\":7,\"src\":1,"
+		  "\"dst\":2,\"src_object\":\"/t/a\\nibt: forged\",\"src_offset\":16,"
+		  "\"dst_object\":\"/t/\\u001b[2J\\r\",\"dst_offset\":32}\n"
+		  "{\"event\":\"exec\",\"pid\":7,\"path\":\"/t/\\u001b]0;title\\u0007\"}\n");
+	struct dynrun_log log;
+	struct elfcet_error err;
+	assert_int_equal(dynrun_log_read(path, &log, &err), 0);
+	unlink(path);
+	struct dynrun_outcome run = { .ibt = true };
+	strcpy(run.program, "/t/prog\n\x1b[1;1H");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	dynrun_print_text(f, &run, &log);
+	fclose(f);
+	dynrun_log_free(&log);
+	printf("%s", text);
+	assert_null(strchr(text, '\x1b'));
+	assert_null(strchr(text, '\r'));
+	assert_non_null(
+		strstr(text, "ibt: /t/a\\nibt: forged@file+0x10 -> /t/\\x1b[2J\\r@file+0x20 "));
+	assert_non_null(strstr(text, "elfcet run: /t/prog\\n\\x1b[1;1H: checked ibt;"));
+	assert_non_null(strstr(text, "exec'd /t/\\x1b]0;title\\x07, which ran unchecked\n"));
+	/* three lines: the violation, the summary, the exec */
+	size_t lines = 0;
+	for (const char *p = text; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	assert_int_equal(lines, 3);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -135,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_rejects_bad_lines),
 		cmocka_unit_test(test_escape_option),
 		cmocka_unit_test(test_describe_status),
+		cmocka_unit_test(test_text_escapes_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
