@@ -10,7 +10,8 @@
 #   - JSON, JSON Lines: each path and symbol read back (the _hex member when there is one,
 #     else the string's UTF-8) is exactly the file's name in bytes, all distinct;
 #   - SARIF: each result's URI percent-decodes to a file of the tree;
-#   - elfcet report reads the JSON Lines of such names.
+#   - elfcet report reads the JSON Lines of such names;
+#   - elfcet mark's result line and refusal name such a file escaped.
 set -uo pipefail
 : "${ELFCET:?}" "${top_srcdir:?}"
 for tool in gcc objcopy python3; do
@@ -143,6 +144,19 @@ result(uris == want, "sarif: %d URIs, each decodes to its file's name" % len(uri
 sys.exit(status)
 PY
 [ $? -eq 0 ] || fail=1
+
+# elfcet mark names the file escaped too: its result line, and a refusal on stderr.
+m=$work/$'mark\e[2J\nx: unchanged'
+cp /usr/bin/true "$m"
+"$ELFCET" mark --shstk "$m" > "$work/mark.out" 2> "$work/mark.err"
+"$ELFCET" mark --ibt "$m" > /dev/null 2> "$work/refused.err"
+if [ "$(wc -l < "$work/mark.out")" -eq 1 ] && grep -qF "$work/mark\x1b[2J\nx: unchanged: none -> SHSTK" "$work/mark.out" &&
+	grep -qF "elfcet mark: $work/mark\x1b[2J\nx: unchanged: refused: " "$work/refused.err" &&
+	! grep -q $'\e' "$work/mark.out" "$work/refused.err"; then
+	pass "mark: the result line and the refusal name the file escaped: $(cut -c 1-70 "$work/mark.out")..."
+else
+	failed "mark: $(cat -v "$work/mark.out" "$work/refused.err" | head -n 4)"
+fi
 
 "$ELFCET" report "$work/jsonl" > "$work/report" 2> "$work/report.err"
 rc=$?
