@@ -105,4 +105,15 @@ if "$ELFCET" report "$work/lenient.jsonl" > /dev/null 2> "$work/lenient.err"; th
 else
 	failed "trailing blanks or a last line without newline: $(cat "$work/lenient.err")"
 fi
+# Rule ids come from the shards too: one with ESC and a newline is printed escaped in the
+# table, and forges no line.
+jq -c '.findings[0].rule = "\u001b[2Jevil\nx" | .problems = []' <<< "$rec" > "$work/rule.jsonl"
+"$ELFCET" report "$work/rule.jsonl" > "$work/rule.out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qF '\x1b[2Jevil\nx ' "$work/rule.out" && ! grep -q $'\e' "$work/rule.out" &&
+	! grep -q '^x ' "$work/rule.out"; then
+	pass "a rule id with ESC and a newline is escaped in the table: $(grep -F 'evil' "$work/rule.out")"
+else
+	failed "a rule id with ESC and a newline: exit $rc, $(cat -v "$work/rule.out" | tail -n 3)"
+fi
 exit "$fail"

@@ -4,6 +4,8 @@
 
 #include "report/report.h"
 
+#include "util/visible.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,9 +138,13 @@ void report_text_table(FILE *out, const struct audit_summary *s)
 	memcpy(sorted, s->rules, s->nrules * sizeof(sorted[0]));
 	qsort(sorted, s->nrules, sizeof(sorted[0]), by_files_then_name);
 	fprintf(out, "\n%-28s %10s %12s\n", "rule", "files", "occurrences");
-	for (i = 0; i < s->nrules && i < TABLE_RULES; i++)
-		fprintf(out, "%-28s %10zu %12zu\n", sorted[i].rule, sorted[i].files,
-			sorted[i].items);
+	for (i = 0; i < s->nrules && i < TABLE_RULES; i++) {
+		/* elfcet report reads rule ids from shards: text like any name (visible.h) */
+		char rule[VISIBLE_MAX(sizeof(sorted[i].rule)) + 1];
+
+		visible_escape(rule, sorted[i].rule, strlen(sorted[i].rule));
+		fprintf(out, "%-28s %10zu %12zu\n", rule, sorted[i].files, sorted[i].items);
+	}
 	if (s->nrules > TABLE_RULES)
 		fprintf(out, "(%zu more rule%s: elfcet audit -v or --format=json lists them)\n",
 			s->nrules - TABLE_RULES, s->nrules - TABLE_RULES == 1 ? "" : "s");
