@@ -141,6 +141,17 @@ for r in sarif['runs'][0]['results']:
         uris.add(urllib.parse.unquote_to_bytes(loc['physicalLocation']['artifactLocation']['uri']))
 want = {b'file://' + p if p.startswith(b'/') else p for p in audited}
 result(uris == want, "sarif: %d URIs, each decodes to its file's name" % len(uris))
+props = [r['properties'] for r in sarif['runs'][0]['results'] if 'symbol' in r['properties']]
+syms = {bytes.fromhex(p['symbolHex']) if 'symbolHex' in p else (p['symbol'] or '').encode() for p in props}
+result(b'\x1b[2Jsym\n\xff+0xc' in syms, "sarif: the symbol read back exactly from properties.symbolHex")
+try:
+    import jsonschema
+    schema = json.load(open(os.environ['top_srcdir'] + '/tests/sarif-subset.schema.json'))
+    errors = list(jsonschema.validators.validator_for(schema)(schema).iter_errors(sarif))
+    result(not errors, "sarif: valid against tests/sarif-subset.schema.json" +
+           "".join("; " + e.message[:80] for e in errors[:2]))
+except ImportError:
+    print("SKIP: hostile-names: python3-jsonschema is missing: the SARIF document is not validated")
 sys.exit(status)
 PY
 [ $? -eq 0 ] || fail=1
