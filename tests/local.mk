@@ -200,6 +200,12 @@ TESTS += tests/progress.sh
 EXTRA_DIST += tests/progress.sh
 tests/progress.log: tests/corpus-targets.log
 
+# The GNU parallel recipe across machines: stand-in ssh machines that see none of the
+# local files (mount namespaces; skipped without them).
+TESTS += tests/archive-ssh.sh
+EXTRA_DIST += tests/archive-ssh.sh
+tests/archive-ssh.log: elfcet/elfcet
+
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
 # Then the same packages read as .deb files (tests/deb-input.sh) and audited by the GNU
