@@ -50,6 +50,12 @@ tests_test_elf_index_SOURCES = tests/test_elf_index.c
 tests_test_elf_index_CFLAGS = $(UNIT_CFLAGS)
 tests_test_elf_index_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_sarif_fingerprint
+TESTS += tests/test_sarif_fingerprint
+tests_test_sarif_fingerprint_SOURCES = tests/test_sarif_fingerprint.c
+tests_test_sarif_fingerprint_CFLAGS = $(UNIT_CFLAGS)
+tests_test_sarif_fingerprint_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
 tests_test_eh_frame_SOURCES = tests/test_eh_frame.c
