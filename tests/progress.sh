@@ -68,7 +68,7 @@ trap tmux_cleanup EXIT
 sample_screen() {
 	local started=false samples=0 shown=0 screen
 	rm -f "$work/done"
-	tmux -S "$sock" -f /dev/null new-session -d -x 80 -y 40 \
+	TMUX= tmux -S "$sock" -f /dev/null new-session -d -x 80 -y 40 \
 		"$1; touch '$work/done'; sleep 600" || return 1
 	while [ ! -e "$work/done" ]; do
 		screen=$(tmux -S "$sock" capture-pane -p)
