@@ -27,6 +27,7 @@ struct audit_cli {
 	struct json_report *json;
 	struct sarif_report *sarif;
 	struct progress progress; /* on a terminal, text format only */
+	bool report_on_screen;	  /* the text report goes to the progress line's terminal */
 	bool failed;		  /* something at or above fail_on */
 };
 
@@ -61,32 +62,42 @@ static void print_file_note(const struct file_report *rep)
 	fputc('\n', stderr);
 }
 
+/* Whether the file's report says something on standard error. */
+static bool tells_on_stderr(const struct audit_cli *cli, const struct file_report *rep, bool named)
+{
+	switch (rep->status) {
+	case REPORT_NOT_ELF:
+		return named;
+	case REPORT_ERROR:
+		return true;
+	case REPORT_SKIPPED:
+		/* Found in a directory, a skipped file is only counted unless -v asks. */
+		return named || cli->verbose;
+	case REPORT_AUDITED:
+		break;
+	}
+	return false;
+}
+
 static void on_report(const struct file_report *rep, bool named, void *ctx)
 {
 	struct audit_cli *cli = ctx;
+	bool tells = tells_on_stderr(cli, rep, named);
+	/* The progress line leaves the screen only while a line is written above it. */
+	bool writes_on_screen = tells || (cli->format == FORMAT_TEXT && cli->report_on_screen &&
+					  (rep->status != REPORT_NOT_ELF || named));
 
 	summary_add(&cli->summary, rep);
-	progress_clear(&cli->progress);
-	switch (rep->status) {
-	case REPORT_NOT_ELF:
-		if (!named)
-			return;
+	if (writes_on_screen)
+		progress_hide(&cli->progress);
+	if (rep->status == REPORT_NOT_ELF && named)
 		cli->summary.not_elf_named++;
+	if (rep->status == REPORT_AUDITED && file_report_worst_severity(rep) >= cli->fail_on)
+		cli->failed = true;
+	if (tells)
 		print_file_note(rep);
-		break;
-	case REPORT_ERROR:
-		print_file_note(rep);
-		break;
-	case REPORT_SKIPPED:
-		/* Found in a directory, a skipped file is only counted unless -v asks. */
-		if (named || cli->verbose)
-			print_file_note(rep);
-		break;
-	case REPORT_AUDITED:
-		if (file_report_worst_severity(rep) >= cli->fail_on)
-			cli->failed = true;
-		break;
-	}
+	if (rep->status == REPORT_NOT_ELF && !named)
+		return;
 	switch (cli->format) {
 	case FORMAT_JSON:
 		report_json_file(cli->json, rep);
@@ -101,6 +112,8 @@ static void on_report(const struct file_report *rep, bool named, void *ctx)
 		report_text_file(stdout, rep, cli->verbose);
 		break;
 	}
+	if (writes_on_screen)
+		progress_show(&cli->progress);
 }
 
 static void on_done(size_t done, size_t total, void *ctx)
@@ -224,8 +237,9 @@ int cmd_audit(int argc, char **argv)
 	 * and never mixed with JSON. */
 	if (cli.format == FORMAT_TEXT && !cli.quiet)
 		progress_start(&cli.progress, stderr, files.count);
+	cli.report_on_screen = isatty(STDOUT_FILENO);
 	audit_run(&files, &opt, cli.jobs, on_report, on_done, &cli);
-	progress_clear(&cli.progress);
+	progress_end(&cli.progress);
 	if (cli.json)
 		report_json_end(cli.json, &cli.summary);
 	else if (cli.sarif)

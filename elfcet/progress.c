@@ -17,35 +17,59 @@ void progress_start(struct progress *p, FILE *out, size_t total)
 {
 	p->out = out && isatty(fileno(out)) ? out : NULL;
 	p->total = total;
+	p->done = 0;
 	p->drawn = false;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 	p->drawn_at = p->start;
 }
 
-void progress_update(struct progress *p, size_t done)
+/* Writes the line over whatever the cursor's line holds. */
+static void draw(struct progress *p)
 {
-	double elapsed, rate, left;
-	bool first = p->drawn_at.tv_sec == p->start.tv_sec &&
-		     p->drawn_at.tv_nsec == p->start.tv_nsec;
+	double elapsed = seconds_since(&p->start);
+	double rate = elapsed > 0 ? (double)p->done / elapsed : 0;
+	double left = rate > 0 ? (double)(p->total - p->done) / rate : 0;
 
-	if (!p->out || (!first && seconds_since(&p->drawn_at) < 0.1))
-		return;
 	clock_gettime(CLOCK_MONOTONIC, &p->drawn_at);
-	elapsed = seconds_since(&p->start);
-	rate = elapsed > 0 ? (double)done / elapsed : 0;
-	left = rate > 0 ? (double)(p->total - done) / rate : 0;
-	fprintf(p->out, "\r\033[Kelfcet: %zu/%zu files (%zu%%), %.0f files/s, ETA %d:%02d", done,
-		p->total, p->total ? done * 100 / p->total : 100, rate, (int)left / 60,
+	fprintf(p->out, "\r\033[Kelfcet: %zu/%zu files (%zu%%), %.0f files/s, ETA %d:%02d", p->done,
+		p->total, p->total ? p->done * 100 / p->total : 100, rate, (int)left / 60,
 		(int)left % 60);
 	fflush(p->out);
 	p->drawn = true;
 }
 
-void progress_clear(struct progress *p)
+void progress_update(struct progress *p, size_t done)
+{
+	bool first = p->drawn_at.tv_sec == p->start.tv_sec &&
+		     p->drawn_at.tv_nsec == p->start.tv_nsec;
+
+	if (!p->out)
+		return;
+	p->done = done;
+	if (first || seconds_since(&p->drawn_at) >= 0.1)
+		draw(p);
+}
+
+void progress_hide(struct progress *p)
 {
 	if (!p->out || !p->drawn)
 		return;
 	fputs("\r\033[K", p->out);
 	fflush(p->out);
 	p->drawn = false;
+}
+
+void progress_show(struct progress *p)
+{
+	if (!p->out || p->drawn)
+		return;
+	/* What went to standard output reaches the screen first. */
+	fflush(stdout);
+	draw(p);
+}
+
+void progress_end(struct progress *p)
+{
+	progress_hide(p);
+	p->out = NULL;
 }

@@ -40,6 +40,20 @@ static void decide_verdicts(const struct elf_model *m, struct file_report *rep)
 	rep->shstk = verdict_decide(CET_SHSTK, &in);
 }
 
+/* Each finding's place in the file, for reports that point into it rather than at an
+ * address (SARIF). */
+static void locate_findings(const struct elf_model *m, struct finding_list *findings)
+{
+	uint64_t avail;
+	size_t i;
+
+	for (i = 0; i < findings->count; i++) {
+		struct finding *f = &findings->items[i];
+
+		f->in_file = elf_model_vaddr_to_offset(m, f->address, &f->file_offset, &avail);
+	}
+}
+
 void audit_model(const struct elf_model *m, const struct audit_options *opt,
 		 struct file_report *rep)
 {
@@ -52,6 +66,7 @@ void audit_model(const struct elf_model *m, const struct audit_options *opt,
 	rep->interp = m->interp ? xstrdup(m->interp) : NULL;
 	property_check(m, opt->rules, &rep->props, &rep->problems);
 	code_audit(m, opt->rules, &rep->findings);
+	locate_findings(m, &rep->findings);
 	decide_verdicts(m, rep);
 }
 

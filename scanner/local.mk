@@ -1,7 +1,7 @@
 # scanner/: the library that holds all of elfcet's logic.
 noinst_LIBRARIES += scanner/libelfcet.a
 scanner_libelfcet_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(CAPSTONE_CFLAGS) $(JSONC_CFLAGS) \
-	$(LIBARCHIVE_CFLAGS)
+	$(LIBARCHIVE_CFLAGS) $(NETTLE_CFLAGS)
 scanner_libelfcet_a_SOURCES = \
 	scanner/audit.c scanner/audit.h \
 	scanner/audit_package.c scanner/audit_package.h \
@@ -50,7 +50,8 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/report/report.h \
 	scanner/report/report_json.c \
 	scanner/report/report_mark.c scanner/report/report_mark.h \
-	scanner/report/report_sarif.c \
+	scanner/report/report_sarif.c scanner/report/sarif_fingerprint.c \
+	scanner/report/sarif_fingerprint.h \
 	scanner/report/report_summary.c \
 	scanner/report/report_text.c \
 	scanner/util/byteorder.h \
@@ -64,4 +65,4 @@ scanner_libelfcet_a_SOURCES = \
 
 # What every program linked with the library needs.
 ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(ZYDIS_LIBS) $(JSONC_LIBS) \
-	$(LIBARCHIVE_LIBS)
+	$(LIBARCHIVE_LIBS) $(NETTLE_LIBS)

@@ -57,6 +57,8 @@ static struct finding *new_finding(struct finding_list *list, const char *rule,
 	f->symbol = symbol ? text_arena_copy(&list->texts, symbol) : NULL;
 	f->via = via;
 	f->labels = NULL;
+	f->file_offset = 0;
+	f->in_file = false;
 	return f;
 }
 

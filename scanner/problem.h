@@ -33,6 +33,9 @@ struct finding {
 	/* ibt-tracked-jump-table: every case label lacking ENDBR ("0x.. 0x.."; the message
 	 * names only the first few), which is where a CPU with IBT faults; else NULL. */
 	const char *labels;
+	/* Where ADDRESS is in the file (SARIF's region), when a PT_LOAD maps it from there. */
+	uint64_t file_offset;
+	bool in_file;
 };
 
 struct problem_list {

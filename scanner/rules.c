@@ -81,11 +81,56 @@ static int parse_catalogue_line(struct rule_set *rs, char *text, const char *pat
 	ri->id = xstrdup(id);
 	ri->severity = s;
 	ri->description = xstrdup(desc ? trim(desc) : "");
+	ri->details = NULL;
+	ri->help = NULL;
+	return 0;
+}
+
+/* Appends TEXT to *FIELD, a space between lines: a paragraph may wrap. */
+static void append_text(char **field, const char *text)
+{
+	char *joined;
+
+	if (!*field) {
+		*field = xstrdup(text);
+		return;
+	}
+	joined = xasprintf("%s %s", *field, text);
+	free(*field);
+	*field = joined;
+}
+
+/* An indented line under a rule: "details: TEXT" or "help: TEXT" starts the field, a
+ * further indented line without a key continues the last one. */
+static int parse_rule_text(struct rule_set *rs, char *text, char ***last, const char *path,
+			   unsigned lineno, struct elfcet_error *err)
+{
+	struct rule_info *ri = rs->count ? &rs->rules[rs->count - 1] : NULL;
+
+	if (!ri) {
+		error_set(err, "%s:%u: indented text before the first rule", path, lineno);
+		return -1;
+	}
+	if (strncmp(text, "details:", 8) == 0) {
+		*last = &ri->details;
+		text += 8;
+	} else if (strncmp(text, "help:", 5) == 0) {
+		*last = &ri->help;
+		text += 5;
+	} else if (!*last) {
+		error_set(err, "%s:%u: expected 'details: TEXT' or 'help: TEXT' under rule %s",
+			  path, lineno, ri->id);
+		return -1;
+	}
+	text = trim(text);
+	if (*text)
+		append_text(*last, text);
 	return 0;
 }
 
 static int load_catalogue(struct rule_set *rs, const char *path, struct elfcet_error *err)
 {
+	char **last = NULL; /* the field an unkeyed indented line continues */
 	unsigned lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
@@ -98,11 +143,18 @@ static int load_catalogue(struct rule_set *rs, const char *path, struct elfcet_e
 		return -1;
 	}
 	while (rc == 0 && getline(&line, &cap, f) >= 0) {
+		bool indented = line[0] == ' ' || line[0] == '\t';
 		char *text = content_of(line);
 
 		lineno++;
-		if (text)
+		if (!text)
+			continue;
+		if (indented) {
+			rc = parse_rule_text(rs, text, &last, path, lineno, err);
+		} else {
+			last = NULL;
 			rc = parse_catalogue_line(rs, text, path, lineno, err);
+		}
 	}
 	free(line);
 	fclose(f);
@@ -186,6 +238,8 @@ void rules_free(struct rule_set *rs)
 	for (i = 0; i < rs->count; i++) {
 		free(rs->rules[i].id);
 		free(rs->rules[i].description);
+		free(rs->rules[i].details);
+		free(rs->rules[i].help);
 	}
 	for (i = 0; i < rs->nlists; i++) {
 		for (j = 0; j < rs->lists[i].count; j++)

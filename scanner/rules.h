@@ -13,7 +13,9 @@
 struct rule_info {
 	char *id;
 	enum severity severity;
-	char *description;
+	char *description; /* one line */
+	char *details;	   /* what it means and why it matters; NULL when not given */
+	char *help;	   /* what to do about it; NULL when not given */
 };
 
 struct name_list {

@@ -56,6 +56,12 @@ tests_test_visible_SOURCES = tests/test_visible.c
 tests_test_visible_CFLAGS = $(UNIT_CFLAGS)
 tests_test_visible_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_sarif_fingerprint
+TESTS += tests/test_sarif_fingerprint
+tests_test_sarif_fingerprint_SOURCES = tests/test_sarif_fingerprint.c
+tests_test_sarif_fingerprint_CFLAGS = $(UNIT_CFLAGS)
+tests_test_sarif_fingerprint_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_eh_frame
 TESTS += tests/test_eh_frame
 tests_test_eh_frame_SOURCES = tests/test_eh_frame.c
@@ -206,6 +212,12 @@ tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targ
 TESTS += tests/progress.sh
 EXTRA_DIST += tests/progress.sh
 tests/progress.log: tests/corpus-targets.log
+
+# The GNU parallel recipe across machines: stand-in ssh machines that see none of the
+# local files (mount namespaces; skipped without them).
+TESTS += tests/archive-ssh.sh
+EXTRA_DIST += tests/archive-ssh.sh
+tests/archive-ssh.log: elfcet/elfcet
 
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.

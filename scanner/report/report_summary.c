@@ -111,6 +111,18 @@ static int by_files_then_name(const void *a, const void *b)
 /* At most this many rules: the table must fit on one screen. */
 #define TABLE_RULES 10
 
+/* Characters N takes in decimal. */
+static int digits(size_t n)
+{
+	int d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
 void report_text_table(FILE *out, const struct audit_summary *s)
 {
 	static const enum verdict columns[] = { VERDICT_MARKED_OK, VERDICT_MARKED_BROKEN,
@@ -118,16 +130,26 @@ void report_text_table(FILE *out, const struct audit_summary *s)
 						VERDICT_NOT_APPLICABLE };
 	struct rule_count sorted[SUMMARY_RULES];
 	size_t c, i, none = s->audited;
+	int width[5];
 
-	fprintf(out, "\n%-8s", "");
+	/* Each column as wide as its name or its largest count, two spaces apart: 65
+	 * characters with counts below 10^9, within an 80-column terminal. */
+	for (c = 0; c < 5; c++) {
+		size_t most = s->ibt[columns[c]] > s->shstk[columns[c]] ? s->ibt[columns[c]]
+									: s->shstk[columns[c]];
+		int name = (int)strlen(verdict_name(columns[c]));
+
+		width[c] = digits(most) > name ? digits(most) : name;
+	}
+	fprintf(out, "\n%-5s", "");
 	for (c = 0; c < 5; c++)
-		fprintf(out, " %14s", verdict_name(columns[c]));
-	fprintf(out, "\n%-8s", "ibt");
+		fprintf(out, "  %*s", width[c], verdict_name(columns[c]));
+	fprintf(out, "\n%-5s", "ibt");
 	for (c = 0; c < 5; c++)
-		fprintf(out, " %14zu", s->ibt[columns[c]]);
-	fprintf(out, "\n%-8s", "shstk");
+		fprintf(out, "  %*zu", width[c], s->ibt[columns[c]]);
+	fprintf(out, "\n%-5s", "shstk");
 	for (c = 0; c < 5; c++)
-		fprintf(out, " %14zu", s->shstk[columns[c]]);
+		fprintf(out, "  %*zu", width[c], s->shstk[columns[c]]);
 	for (i = 0; i < 3; i++)
 		none -= s->by_severity[i];
 	fprintf(out, "\n\nfiles by worst item: %zu error, %zu warning, %zu info, %zu clean\n",
