@@ -148,6 +148,10 @@ endif
 TESTS += tests/mark-layouts.sh
 EXTRA_DIST += tests/mark-layouts.sh tests/mark-bytes-check.sh
 TESTS += tests/mark-safety.sh tests/mark-mounts.sh
+# Another process changing the file, and signals, while mark checks its result.
+TESTS += tests/mark-races.sh
+EXTRA_DIST += tests/mark-races.sh tests/mark_race_shim.c
+tests/mark-races.log: elfcet/elfcet
 EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
 
 # VM verification helpers (vm/verify, make check-vm-verify).
