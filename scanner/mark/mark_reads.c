@@ -50,10 +50,9 @@ static int add(struct mark_reads *r, const struct elf_model *m, uint64_t off, ui
  * VADDR from the file up to where that mapping stops being the file's bytes (the end of
  * its last page when the segment has no zero-filled tail: the kernel maps whole pages,
  * so a read running past p_filesz still reads the file). False when no PT_LOAD does. */
-static bool file_range(const struct elf_model *m, uint64_t vaddr, uint64_t len, uint64_t *off,
-		       uint64_t *flen)
+static bool file_range(const struct elf_model *m, uint64_t page, uint64_t vaddr, uint64_t len,
+		       uint64_t *off, uint64_t *flen)
 {
-	uint64_t page = mark_place_page(m);
 	size_t i;
 
 	for (i = 0; i < m->phnum; i++) {
@@ -96,7 +95,7 @@ static const char *segment_name(uint32_t type)
 /* Every segment but the loads (their bytes are compared by mark_view) and the program
  * header table (rewritten on purpose). Notes as ld.so walks them: p_memsz bytes from
  * their address. */
-static int add_segments(const struct elf_model *m, struct mark_reads *r)
+static int add_segments(const struct elf_model *m, uint64_t page, struct mark_reads *r)
 {
 	size_t i;
 
@@ -123,7 +122,7 @@ static int add_segments(const struct elf_model *m, struct mark_reads *r)
 			segment_name(ph->p_type)) != 0)
 			return -1;
 		if (note && ph->p_memsz > ph->p_filesz &&
-		    file_range(m, ph->p_vaddr, ph->p_memsz, &off, &flen) &&
+		    file_range(m, page, ph->p_vaddr, ph->p_memsz, &off, &flen) &&
 		    add(r, m, off, flen, MARK_READ_FIXED,
 			"the notes ld.so walks through program header %zu (p_memsz 0x%llx)", i,
 			(unsigned long long)ph->p_memsz) != 0)
@@ -133,7 +132,7 @@ static int add_segments(const struct elf_model *m, struct mark_reads *r)
 }
 
 /* The tables the dynamic section gives with their sizes, as ld.so reads them. */
-static int add_dynamic(const struct elf_model *m, struct mark_reads *r)
+static int add_dynamic(const struct elf_model *m, uint64_t page, struct mark_reads *r)
 {
 	static const struct {
 		int64_t tag, sztag;
@@ -155,7 +154,7 @@ static int add_dynamic(const struct elf_model *m, struct mark_reads *r)
 
 		if (elf_model_dynamic_value(m, tables[i].tag, &addr) &&
 		    elf_model_dynamic_value(m, tables[i].sztag, &size) &&
-		    file_range(m, addr, size, &off, &flen) &&
+		    file_range(m, page, addr, size, &off, &flen) &&
 		    add(r, m, off, flen, MARK_READ_FIXED, "the %s", tables[i].what) != 0)
 			return -1;
 	}
@@ -206,9 +205,11 @@ static uint64_t image_end(const struct elf_model *m)
 
 int mark_reads_collect(const struct elf_model *m, struct mark_reads *reads)
 {
+	uint64_t page = mark_place_page(m);
+
 	memset(reads, 0, sizeof(*reads));
 	reads->image_end = image_end(m);
-	if (add_segments(m, reads) != 0 || add_dynamic(m, reads) != 0 ||
+	if (add_segments(m, page, reads) != 0 || add_dynamic(m, page, reads) != 0 ||
 	    add_sections(m, reads) != 0 ||
 	    add(reads, m, reads->image_end, m->size - reads->image_end, MARK_READ_FIXED,
 		"the %llu byte(s) after the ELF image (a payload the program may read)",
@@ -225,68 +226,86 @@ void mark_reads_free(struct mark_reads *reads)
 	memset(reads, 0, sizeof(*reads));
 }
 
-/* The first byte of [OFF, END) the plan changes other than by a field update, or END.
- * FIELDS, sorted by offset, are PLAN's field updates. */
-static uint64_t first_changed(const struct elf_model *before, const struct mark_plan *plan,
-			      const struct mark_range *fields, uint64_t off, uint64_t end)
-{
-	const unsigned char *old = before->data, *new = plan->edit.image;
-	size_t f = 0;
-
-	while (off < end) {
-		uint64_t stop = end;
-
-		while (f < plan->edit.nfields && fields[f].offset + fields[f].len <= off)
-			f++;
-		if (f < plan->edit.nfields && fields[f].offset <= off) {
-			off = fields[f].offset + fields[f].len;
-			continue;
-		}
-		if (f < plan->edit.nfields && fields[f].offset < stop)
-			stop = fields[f].offset;
-		if (memcmp(old + off, new + off, stop - off) != 0) {
-			while (old[off] == new[off])
-				off++;
-			return off;
-		}
-		off = stop;
-	}
-	return end;
-}
-
-/* The first byte of read R the plan changes outside the property note's own bytes
- * [SKIP, SKIP_END), which it rewrites on purpose; R's end when none. */
-static uint64_t overwritten(const struct elf_model *before, const struct mark_plan *plan,
-			    const struct mark_range *fields, const struct mark_read *r,
-			    uint64_t skip, uint64_t skip_end)
-{
-	uint64_t end = r->offset + r->len, at;
-
-	if (skip_end <= r->offset || skip >= end)
-		return first_changed(before, plan, fields, r->offset, end);
-	at = first_changed(before, plan, fields, r->offset, skip > r->offset ? skip : r->offset);
-	if (at < (skip > r->offset ? skip : r->offset))
-		return at;
-	return first_changed(before, plan, fields, skip_end < end ? skip_end : end, end);
-}
-
-/* What the plan writes at OFF, for the message. */
-static const char *write_at(const struct mark_plan *plan, uint64_t off)
-{
-	size_t i;
-
-	for (i = 0; i < plan->edit.nranges; i++)
-		if (off >= plan->edit.ranges[i].offset &&
-		    off - plan->edit.ranges[i].offset < plan->edit.ranges[i].len)
-			return plan->edit.ranges[i].what;
-	return "a change";
-}
+/* The bytes of the original the plan changes, as sorted disjoint runs: the bytes that
+ * differ in the image, but for the field updates and the property note's own bytes
+ * [SKIP, SKIP_END), which the plan changes on purpose. */
+struct changes {
+	struct mark_range *runs;
+	size_t count;
+};
 
 static int by_offset(const void *a, const void *b)
 {
 	const struct mark_range *x = a, *y = b;
 
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int changes_find(const struct elf_model *before, const struct mark_plan *plan, uint64_t skip,
+			uint64_t skip_end, struct changes *c)
+{
+	const unsigned char *old = before->data, *new = plan->edit.image;
+	const struct mark_edit *e = &plan->edit;
+	struct mark_range *fields = NULL;
+	size_t i, f = 0, cap = 0;
+	uint64_t pos;
+
+	memset(c, 0, sizeof(*c));
+	if (e->nfields) {
+		fields = malloc(e->nfields * sizeof(*fields));
+		if (!fields)
+			return -1;
+		memcpy(fields, e->fields, e->nfields * sizeof(*fields));
+		qsort(fields, e->nfields, sizeof(*fields), by_offset);
+	}
+	/* The ranges are sorted and disjoint, so one pass over them and the fields. */
+	for (i = 0; i < e->nranges; i++) {
+		uint64_t end = e->ranges[i].offset + e->ranges[i].len;
+
+		for (pos = e->ranges[i].offset; pos < end && pos < before->size; pos++) {
+			struct mark_range *last = c->count ? &c->runs[c->count - 1] : NULL;
+
+			while (f < e->nfields && fields[f].offset + fields[f].len <= pos)
+				f++;
+			if ((f < e->nfields && fields[f].offset <= pos) ||
+			    (pos >= skip && pos < skip_end) || old[pos] == new[pos])
+				continue;
+			if (last && last->offset + last->len == pos) {
+				last->len++;
+				continue;
+			}
+			if (c->count == cap) {
+				size_t ncap = cap ? 2 * cap : 16;
+				struct mark_range *runs = realloc(c->runs, ncap * sizeof(*runs));
+
+				if (!runs) {
+					free(fields);
+					return -1;
+				}
+				c->runs = runs;
+				cap = ncap;
+			}
+			c->runs[c->count++] = (struct mark_range){ pos, 1, e->ranges[i].what };
+		}
+	}
+	free(fields);
+	return 0;
+}
+
+/* The first changed run meeting [OFF, OFF+LEN), or NULL: a binary search. */
+static const struct mark_range *changed_in(const struct changes *c, uint64_t off, uint64_t len)
+{
+	size_t lo = 0, hi = c->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->runs[mid].offset + c->runs[mid].len <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->count && c->runs[lo].offset < off + len ? &c->runs[lo] : NULL;
 }
 
 /* A note segment ld.so walks by a p_memsz other than its p_filesz must keep its header:
@@ -327,9 +346,9 @@ int mark_reads_check(const struct elf_model *before, const struct elf_model *aft
 {
 	uint64_t note_off = 0, note_end = 0;
 	uint64_t moved = plan->moved_from, moved_end = plan->moved_from + plan->moved_bytes;
-	struct mark_range *fields = NULL;
 	struct property_note note;
 	struct mark_reads reads;
+	struct changes changes;
 	size_t i;
 	int rc = 0;
 
@@ -337,20 +356,15 @@ int mark_reads_check(const struct elf_model *before, const struct elf_model *aft
 	 * or grown. */
 	if (plan->edit.size < before->size)
 		return error_set(err, "the planned file is shorter than the original");
-	if (mark_reads_collect(before, &reads) != 0)
-		return error_set(err, "out of memory");
-	if (plan->edit.nfields) {
-		fields = malloc(plan->edit.nfields * sizeof(*fields));
-		if (!fields) {
-			rc = error_set(err, "out of memory");
-			goto out;
-		}
-		memcpy(fields, plan->edit.fields, plan->edit.nfields * sizeof(*fields));
-		qsort(fields, plan->edit.nfields, sizeof(*fields), by_offset);
-	}
 	if (property_note_find(before, &note)) {
 		note_off = note.note_offset;
 		note_end = note.note_offset + 16 + note.descsz;
+	}
+	if (mark_reads_collect(before, &reads) != 0)
+		return error_set(err, "out of memory");
+	if (changes_find(before, plan, note_off, note_end, &changes) != 0) {
+		mark_reads_free(&reads);
+		return error_set(err, "out of memory");
 	}
 	if (reads.image_end < before->size && plan->edit.size != plan->edit.orig_size) {
 		rc = error_set(err,
@@ -362,25 +376,27 @@ int mark_reads_check(const struct elf_model *before, const struct elf_model *aft
 	}
 	for (i = 0; i < reads.count; i++) {
 		const struct mark_read *r = &reads.items[i];
-		uint64_t at;
+		const struct mark_range *w;
 
 		/* Moved whole with the header that finds it. */
 		if (r->kind == MARK_READ_MOVABLE && plan->table_grown && r->offset >= moved &&
 		    r->offset + r->len <= moved_end)
 			continue;
-		at = overwritten(before, plan, fields, r, note_off, note_end);
-		if (at < r->offset + r->len) {
+		w = changed_in(&changes, r->offset, r->len);
+		if (w) {
+			uint64_t at = w->offset > r->offset ? w->offset : r->offset;
+
 			rc = error_set(err,
 				       "the change (%s, at offset 0x%llx) would overwrite %s "
 				       "(offset 0x%llx, 0x%llx bytes)",
-				       write_at(plan, at), (unsigned long long)at, r->what,
+				       w->what, (unsigned long long)at, r->what,
 				       (unsigned long long)r->offset, (unsigned long long)r->len);
 			goto out;
 		}
 	}
 	rc = notes_by_memsz_kept(before, after, err);
 out:
-	free(fields);
+	free(changes.runs);
 	mark_reads_free(&reads);
 	return rc;
 }
