@@ -255,6 +255,7 @@ static int same_identity(const char *path, const struct stat *st, struct elfcet_
  * of the signal as it would have. A signal the caller ignores stays ignored, and one it
  * handles is left to it. */
 static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
 static char cleanup_path[PATH_MAX + 64];
 static volatile sig_atomic_t cleanup_armed;
 
@@ -271,8 +272,8 @@ static void cleanup_on_signal(int sig)
 }
 
 struct cleanup_guard {
-	struct sigaction old[sizeof(cleanup_signals) / sizeof(cleanup_signals[0])];
-	bool installed[sizeof(cleanup_signals) / sizeof(cleanup_signals[0])];
+	struct sigaction old[NSIGNALS];
+	bool installed[NSIGNALS];
 	sigset_t set, saved;
 };
 
@@ -296,11 +297,11 @@ static void guard_install(struct cleanup_guard *g)
 	sa.sa_handler = cleanup_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&g->set);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
+	for (i = 0; i < NSIGNALS; i++) {
 		sigaddset(&sa.sa_mask, cleanup_signals[i]);
 		sigaddset(&g->set, cleanup_signals[i]);
 	}
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
+	for (i = 0; i < NSIGNALS; i++) {
 		g->installed[i] = false;
 		if (sigaction(cleanup_signals[i], NULL, &g->old[i]) != 0 ||
 		    g->old[i].sa_handler != SIG_DFL || (g->old[i].sa_flags & SA_SIGINFO))
@@ -313,7 +314,7 @@ static void guard_remove(struct cleanup_guard *g)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+	for (i = 0; i < NSIGNALS; i++)
 		if (g->installed[i])
 			sigaction(cleanup_signals[i], &g->old[i], NULL);
 }
