@@ -35,7 +35,8 @@ static void mark_help(FILE *out)
 		"  -h, --help               this help\n\n"
 		"Files are replaced atomically after the result has been re-read and re-audited;\n"
 		"owner, mode and extended attributes (file capabilities) are kept. Hard-linked,\n"
-		"read-only and running files are refused.\n\n"
+		"read-only and running files are refused; a file changed by another process\n"
+		"meanwhile is left as it is.\n\n"
 		"Exit status: 0 marked or already marked; 1 refused because of audit findings;\n"
 		"2 usage error, or a file that could not be read, was damaged or was not written.\n",
 		rules_default_dir());

@@ -44,6 +44,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/mark/mark_layout.c scanner/mark/mark_layout.h \
 	scanner/mark/mark_place.c scanner/mark/mark_place.h \
 	scanner/mark/mark_plan.c scanner/mark/mark_plan.h \
+	scanner/mark/mark_reads.c scanner/mark/mark_reads.h \
 	scanner/mark/mark_view.c scanner/mark/mark_view.h \
 	scanner/mark/mark_write.c scanner/mark/mark_write.h \
 	scanner/report/json_out.c scanner/report/json_out.h \

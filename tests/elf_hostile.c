@@ -17,6 +17,11 @@
  *   elf-hostile eh-hdr-at-end OUT               a small ELF64 whose .eh_frame_hdr is the
  *                                               last 4 bytes, its size running past them
  *   elf-hostile eh-hdr-wrap OUT                 the same with a size that wraps
+ *   elf-hostile dyn-spread COUNT IN OUT         COUNT copies of the first dynamic entry
+ *                                               (a DT_NEEDED) put before the others, in
+ *                                               spare DT_NULL slots the link reserved
+ *                                               (ld --spare-dynamic-tags=COUNT): a long
+ *                                               table that still loads and runs
  *
  * Numbers may be decimal or 0x-prefixed; TAG and TYPE are numbers too. */
 #include "config.h"
@@ -194,6 +199,27 @@ static void set_dyn(struct image *im, int64_t tag, uint64_t v)
 	die("no dynamic entry with that tag");
 }
 
+static void dyn_spread(struct image *im, uint64_t count)
+{
+	uint64_t dyn = find_phdr(im, PT_DYNAMIC), off, size, used, w = word(im), e = 2 * w, i;
+
+	off = get(im, dyn + ph_field(im, "offset"), w);
+	size = get(im, dyn + ph_field(im, "filesz"), w);
+	get(im, off, w);
+	if (size > im->size - off)
+		die("the dynamic table lies outside the file");
+	for (used = 0; used + e <= size && get(im, off + used, w) != DT_NULL; used += e)
+		;
+	if (used == 0 || used + e * (count + 1) > size)
+		die("not enough spare dynamic entries (link with --spare-dynamic-tags)");
+	for (i = 0; i < count * e; i++)
+		if (im->b[off + used + e + i])
+			die("the spare dynamic entries are not empty");
+	memmove(im->b + off + count * e, im->b + off, used + e);
+	for (i = 0; i < count; i++)
+		memcpy(im->b + off + i * e, im->b + off + count * e, e);
+}
+
 static void interp_in_phdrs(struct image *im)
 {
 	uint64_t interp = find_phdr(im, PT_INTERP), stack = find_phdr(im, PT_GNU_STACK);
@@ -348,6 +374,10 @@ int main(int argc, char **argv)
 		load(&im, argv[5]);
 		set_phdr(&im, find_phdr(&im, (uint32_t)num(argv[2])), argv[3], num(argv[4]));
 		save(&im, argv[6], argv[5]);
+	} else if (strcmp(op, "dyn-spread") == 0 && argc == 5) {
+		load(&im, argv[3]);
+		dyn_spread(&im, num(argv[2]));
+		save(&im, argv[4], argv[3]);
 	} else if (strcmp(op, "no-sections") == 0 && argc == 4) {
 		load(&im, argv[2]);
 		set(&im, im.is64 ? 40 : 32, word(&im), 0);

@@ -160,6 +160,15 @@ endif
 TESTS += tests/mark-layouts.sh
 EXTRA_DIST += tests/mark-layouts.sh tests/mark-bytes-check.sh
 TESTS += tests/mark-safety.sh tests/mark-mounts.sh
+# What the loaders and the program read stays in place: payloads, notes by p_memsz,
+# DT_*SZ tables.
+TESTS += tests/mark-readers.sh
+EXTRA_DIST += tests/mark-readers.sh tests/mark_payload_prog.c
+tests/mark-readers.log: elfcet/elfcet tests/elf-hostile
+# Another process changing the file, and signals, while mark checks its result.
+TESTS += tests/mark-races.sh
+EXTRA_DIST += tests/mark-races.sh tests/mark_race_shim.c
+tests/mark-races.log: elfcet/elfcet
 EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
 
 # VM verification helpers (vm/verify, make check-vm-verify).

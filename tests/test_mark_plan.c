@@ -14,6 +14,7 @@
 #include "property/gnu_property.h"
 #include "mark/mark.h"
 #include "mark/mark_plan.h"
+#include "mark/mark_reads.h"
 #include "property/property_note.h"
 
 #include <stdio.h>
@@ -463,6 +464,49 @@ static void test_audit_gate(void **state)
 	assert_false(mark_finding_blocks(&stray, FEATURE_1_IBT | FEATURE_1_SHSTK));
 }
 
+/* Bytes appended after the ELF image are a payload its program may read: the model
+ * lists them, fixed, and a plan that would append after them (a file without a note, whose
+ * one PT_LOAD ends the file) is refused, while the same file without them is planned. */
+static void test_payload_after_image(void **state)
+{
+	struct mark_request req = { FEATURE_1_IBT, 0 };
+	struct test_elf e = { .elf_class = 64 };
+	char *path = test_elf_write(&e);
+	struct elf_model m;
+	struct mark_reads reads;
+	struct mark_plan plan;
+	struct elfcet_error err;
+	uint64_t image;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(elf_model_open_copy(&m, path, &err), ELF_OPEN_OK);
+	image = m.size;
+	assert_int_equal(mark_plan_checked(&m, &req, &plan, &err), 0);
+	assert_true(plan.edit.size > image);
+	mark_plan_free(&plan);
+	elf_model_close(&m);
+
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	assert_int_equal(fwrite("PAYLOAD!payload-bytes", 1, 21, f), 21);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(elf_model_open_copy(&m, path, &err), ELF_OPEN_OK);
+	assert_int_equal(mark_reads_collect(&m, &reads), 0);
+	assert_int_equal(reads.image_end, image);
+	assert_true(reads.count > 0);
+	assert_int_equal(reads.items[reads.count - 1].offset, image);
+	assert_int_equal(reads.items[reads.count - 1].len, 21);
+	assert_int_equal(reads.items[reads.count - 1].kind, MARK_READ_FIXED);
+	mark_reads_free(&reads);
+	assert_int_equal(mark_plan_checked(&m, &req, &plan, &err), 1);
+	assert_non_null(strstr(err.text, "after the ELF image"));
+	mark_plan_free(&plan);
+	elf_model_close(&m);
+	unlink(path);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_idempotent),
 		cmocka_unit_test(test_ranges_merge),
 		cmocka_unit_test(test_audit_gate),
+		cmocka_unit_test(test_payload_after_image),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

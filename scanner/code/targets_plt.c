@@ -39,16 +39,18 @@ static void find_sections(const struct code_ctx *c, struct plt_sections *ps)
 	}
 }
 
-/* The GOT slot an entry jumps through: jmp *disp(%rip), jmp *disp(%ebx), jmp *abs. */
-static bool entry_slot(const struct code_ctx *c, uint64_t entry, uint64_t size, uint64_t *slot)
+/* The GOT slot an entry jumps through: jmp *disp(%rip), jmp *disp(%ebx) (%ebx holding
+ * GOT, DT_PLTGOT's value), jmp *abs. */
+static bool entry_slot(const struct code_ctx *c, uint64_t entry, uint64_t size, uint64_t got,
+		       uint64_t *slot)
 {
-	uint64_t got = 0, i;
+	const unsigned char *p;
 	size_t avail;
-	const unsigned char *p = code_bytes(c, entry, &avail);
+	uint64_t i;
 
+	p = code_bytes(c, entry, &avail);
 	if (!p || avail < size)
 		return false;
-	elf_model_dynamic_value(c->m, DT_PLTGOT, &got);
 	for (i = 0; i + 6 <= size; i++) {
 		if (p[i] != 0xff)
 			continue;
@@ -80,12 +82,14 @@ static uint64_t plt_extent(const struct code_ctx *c, const GElf_Shdr *sh)
 
 static void name_entries(struct code_ctx *c, const GElf_Shdr *sh, uint64_t entsize, uint64_t first)
 {
-	uint64_t e, size = plt_extent(c, sh);
+	uint64_t e, size = plt_extent(c, sh), got = 0;
 
+	elf_model_dynamic_value(c->m, DT_PLTGOT, &got);
 	for (e = sh->sh_addr + first; e + entsize <= sh->sh_addr + size; e += entsize) {
 		uint64_t slot, name;
 
-		if (entry_slot(c, e, entsize, &slot) && addr_map_get(&c->slot_symbol, slot, &name))
+		if (entry_slot(c, e, entsize, got, &slot) &&
+		    addr_map_get(&c->slot_symbol, slot, &name))
 			addr_map_put(&c->plt_symbol, e, name);
 	}
 }

@@ -204,6 +204,64 @@ const struct elf_section *elf_model_section_by_index(const struct elf_model *m, 
 	return NULL;
 }
 
+/* Orders entries by tag, then by place in the table, so that a search finds a tag's
+ * first entry as a walk of the table would. */
+static int compare_dynamic(const void *a, const void *b)
+{
+	const struct elf_dynamic_entry *x = a, *y = b;
+
+	if (x->tag != y->tag)
+		return x->tag < y->tag ? -1 : 1;
+	return x->value_at < y->value_at ? -1 : x->value_at > y->value_at;
+}
+
+/* Decodes the first PT_DYNAMIC's entries up to DT_NULL once, as far as the file holds
+ * them. False only when out of memory. */
+static bool index_dynamic(struct elf_model *m)
+{
+	const GElf_Phdr *dyn = elf_model_find_phdr(m, PT_DYNAMIC);
+	bool is64 = m->elf_class == ELFCLASS64;
+	uint64_t entry = is64 ? 16 : 8, n = 0, i;
+	const unsigned char *p = NULL;
+
+	if (dyn) {
+		p = elf_model_file_bytes(m, dyn->p_offset, dyn->p_filesz);
+		n = p ? dyn->p_filesz / entry : 0;
+	}
+	m->dynamic = malloc((n ? n : 1) * sizeof(*m->dynamic));
+	m->dynamic_by_tag = malloc((n ? n : 1) * sizeof(*m->dynamic_by_tag));
+	if (!m->dynamic || !m->dynamic_by_tag)
+		return false;
+	for (i = 0; i < n; i++) {
+		struct elf_dynamic_entry *e = &m->dynamic[m->ndynamic];
+
+		elf_dyn_decode(p + i * entry, is64, &e->tag, &e->value);
+		if (e->tag == DT_NULL)
+			break;
+		e->value_at = dyn->p_offset + i * entry + entry / 2;
+		m->ndynamic++;
+	}
+	memcpy(m->dynamic_by_tag, m->dynamic, m->ndynamic * sizeof(*m->dynamic));
+	qsort(m->dynamic_by_tag, m->ndynamic, sizeof(*m->dynamic_by_tag), compare_dynamic);
+	return true;
+}
+
+static void free_index(struct elf_model *m)
+{
+	free(m->phdrs);
+	free(m->sections);
+	free(m->symbols);
+	free(m->symbols_by_addr);
+	free(m->dynamic);
+	free(m->dynamic_by_tag);
+	m->phdrs = NULL;
+	m->sections = NULL;
+	m->symbols = NULL;
+	m->symbols_by_addr = NULL;
+	m->dynamic = NULL;
+	m->dynamic_by_tag = NULL;
+}
+
 static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_error *err)
 {
 	GElf_Ehdr eh;
@@ -253,7 +311,7 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	 * the program headers are what the kernel and the loader use. */
 	if (elf_getshdrnum(m->elf, &m->shnum) != 0 || elf_getshdrstrndx(m->elf, &m->shstrndx) != 0)
 		m->shnum = 0;
-	if (!index_sections(m) || !index_symbols(m))
+	if (!index_sections(m) || !index_symbols(m) || !index_dynamic(m))
 		return fail(err, ELF_OPEN_ERROR, "out of memory");
 
 	for (i = 0; i < m->phnum; i++) {
@@ -289,16 +347,8 @@ static enum elf_open_status open_image(struct elf_model *m, struct elfcet_error 
 	if (m->size < (m->data[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr)))
 		return fail(err, ELF_OPEN_ERROR, "truncated ELF header (%zu bytes)", m->size);
 	st = load_headers(m, err);
-	if (st != ELF_OPEN_OK) {
-		free(m->phdrs);
-		free(m->sections);
-		free(m->symbols);
-		free(m->symbols_by_addr);
-		m->phdrs = NULL;
-		m->sections = NULL;
-		m->symbols = NULL;
-		m->symbols_by_addr = NULL;
-	}
+	if (st != ELF_OPEN_OK)
+		free_index(m);
 	return st;
 }
 
@@ -456,10 +506,7 @@ enum elf_open_status elf_model_open_copy(struct elf_model *m, const char *path,
 
 void elf_model_close(struct elf_model *m)
 {
-	free(m->phdrs);
-	free(m->sections);
-	free(m->symbols);
-	free(m->symbols_by_addr);
+	free_index(m);
 	if (m->elf)
 		elf_end(m->elf);
 	free(m->owned);
@@ -533,38 +580,35 @@ const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type)
 bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag, uint64_t *value,
 			    uint64_t *value_at)
 {
-	const GElf_Phdr *dyn = elf_model_find_phdr(m, PT_DYNAMIC);
-	bool is64 = m->elf_class == ELFCLASS64;
-	uint64_t entry = is64 ? 16 : 8;
-	const unsigned char *p;
+	const struct elf_dynamic_entry *e;
 
-	if (!dyn || *i >= dyn->p_filesz / entry)
+	if (*i >= m->ndynamic)
 		return false;
-	p = elf_model_file_bytes(m, dyn->p_offset, dyn->p_filesz);
-	if (!p)
-		return false;
-	elf_dyn_decode(p + *i * entry, is64, tag, value);
-	if (*tag == DT_NULL)
-		return false;
+	e = &m->dynamic[(*i)++];
+	*tag = e->tag;
+	*value = e->value;
 	if (value_at)
-		*value_at = dyn->p_offset + *i * entry + entry / 2;
-	(*i)++;
+		*value_at = e->value_at;
 	return true;
 }
 
 bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value)
 {
-	uint64_t v;
-	int64_t t;
-	size_t i = 0;
+	size_t lo = 0, hi = m->ndynamic;
 
-	while (elf_model_dynamic_next(m, &i, &t, &v, NULL)) {
-		if (t == tag) {
-			*value = v;
-			return true;
-		}
+	/* The first entry whose tag is not below TAG. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->dynamic_by_tag[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return false;
+	if (lo == m->ndynamic || m->dynamic_by_tag[lo].tag != tag)
+		return false;
+	*value = m->dynamic_by_tag[lo].value;
+	return true;
 }
 
 const char *elf_kind_name(enum elf_kind kind)

@@ -51,6 +51,13 @@ struct elf_symbol {
 	unsigned char type, bind, visibility;
 };
 
+/* One entry of the dynamic table before DT_NULL, decoded when the file is opened. */
+struct elf_dynamic_entry {
+	int64_t tag;
+	uint64_t value;
+	uint64_t value_at; /* file offset of the value (mark moves some) */
+};
+
 struct elf_model {
 	const char *path;
 	const unsigned char *data; /* the whole file, mapped read-only or in memory */
@@ -75,6 +82,11 @@ struct elf_model {
 	struct elf_symbol *symbols_by_addr; /* the same, by value (table order within a value) */
 	const char *interp;		    /* NUL-terminated inside the mapping, or NULL */
 	bool has_dynamic;
+	/* PT_DYNAMIC's entries up to DT_NULL, in table order, and the same by tag (table
+	 * order within a tag): the analyses look tags up inside loops over PLT entries and
+	 * relocations, so no lookup may walk the table again. */
+	struct elf_dynamic_entry *dynamic, *dynamic_by_tag;
+	size_t ndynamic;
 };
 
 /* Opens PATH. On anything but ELF_OPEN_OK the model holds nothing to close and ERR (if
@@ -131,12 +143,14 @@ static inline uint64_t elf_model_phdr_offset(const struct elf_model *m, size_t i
 /* The first program header of type TYPE, or NULL. */
 const GElf_Phdr *elf_model_find_phdr(const struct elf_model *m, uint32_t type);
 
-/* Reads PT_DYNAMIC's entry *I (0 to start) and advances *I: false at DT_NULL or at the
- * end. VALUE_AT, when not NULL, gets the file offset of the entry's value (mark moves it). */
+/* Gives PT_DYNAMIC's entry *I (0 to start) from the index and advances *I: false at
+ * DT_NULL or at the end. VALUE_AT, when not NULL, gets the file offset of the entry's
+ * value (mark moves it). */
 bool elf_model_dynamic_next(const struct elf_model *m, size_t *i, int64_t *tag, uint64_t *value,
 			    uint64_t *value_at);
 
-/* Value of dynamic tag TAG from PT_DYNAMIC; false when absent. */
+/* Value of the first dynamic entry with tag TAG; false when absent. A binary search of
+ * the index: the table is never read again. */
 bool elf_model_dynamic_value(const struct elf_model *m, int64_t tag, uint64_t *value);
 
 /* Reads an unsigned word of the file's class and byte order (little-endian x86 only).

@@ -4,6 +4,7 @@
 #include "mark/mark.h"
 
 #include "property/gnu_property.h"
+#include "mark/mark_reads.h"
 #include "mark/mark_view.h"
 #include "util/error.h"
 #include "mark/mark_write.h"
@@ -156,7 +157,10 @@ static int check_plan(const struct elf_model *m, const struct mark_plan *plan,
 	if (elf_model_open_memory(&after, m->path, plan->edit.image, plan->edit.size, &msg) !=
 	    ELF_OPEN_OK)
 		return error_set(err, "the planned file would not read back: %s", msg.text);
-	rc = mark_view_compare(m, &after, plan, err);
+	/* What would be overwritten first: the comparison then shows its consequence. */
+	rc = mark_reads_check(m, &after, plan, err);
+	if (rc == 0)
+		rc = mark_view_compare(m, &after, plan, err);
 	elf_model_close(&after);
 	return rc;
 }

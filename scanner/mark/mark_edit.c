@@ -45,6 +45,14 @@ void mark_edit_put(struct mark_edit *edit, uint64_t off, const void *bytes, uint
 	edit->nranges -= j - i - 1;
 }
 
+void mark_edit_put_field(struct mark_edit *edit, uint64_t off, const void *bytes, uint64_t len,
+			 const char *what)
+{
+	mark_edit_put(edit, off, bytes, len, what);
+	ARRAY_RESERVE(edit->fields, edit->fields_cap, edit->nfields + 1);
+	edit->fields[edit->nfields++] = (struct mark_range){ off, len, what };
+}
+
 bool mark_edit_covers(const struct mark_edit *edit, uint64_t off)
 {
 	size_t i;
@@ -60,8 +68,11 @@ void mark_edit_clear(struct mark_edit *edit)
 {
 	free(edit->image);
 	free(edit->ranges);
+	free(edit->fields);
 	edit->image = NULL;
 	edit->ranges = NULL;
+	edit->fields = NULL;
 	edit->nranges = edit->cap = 0;
+	edit->nfields = edit->fields_cap = 0;
 	edit->size = 0;
 }

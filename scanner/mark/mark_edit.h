@@ -23,6 +23,11 @@ struct mark_edit {
 	struct mark_range *ranges; /* sorted, disjoint; the space appended after the
 					   * original is changed as a whole and not listed */
 	size_t nranges, cap;
+	/* The writes that update a reference to bytes that moved (a header field, a symbol
+	 * value, a dynamic entry's value), as put, unmerged: changing what a reader finds
+	 * there is their purpose (see mark_reads.h). */
+	struct mark_range *fields;
+	size_t nfields, fields_cap;
 };
 
 /* A GNU property note descriptor (the property records, each padded to the class's
@@ -36,6 +41,10 @@ struct mark_desc {
  * The image must already be large enough. */
 void mark_edit_put(struct mark_edit *edit, uint64_t off, const void *bytes, uint64_t len,
 		   const char *what);
+
+/* mark_edit_put for a field that now refers to where something moved. */
+void mark_edit_put_field(struct mark_edit *edit, uint64_t off, const void *bytes, uint64_t len,
+			 const char *what);
 
 /* True when OFF of the original lies in one of the edit's ranges, or past its end. */
 bool mark_edit_covers(const struct mark_edit *edit, uint64_t off);

@@ -24,7 +24,7 @@ static void put_word(struct mark_plan *plan, bool is64, uint64_t off, uint64_t v
 	unsigned char b[8];
 
 	elf_put_word(b, is64, v);
-	mark_edit_put(&plan->edit, off, b, is64 ? 8 : 4, what);
+	mark_edit_put_field(&plan->edit, off, b, is64 ? 8 : 4, what);
 }
 
 static void put_half(struct mark_plan *plan, uint64_t off, uint16_t v, const char *what)
@@ -32,7 +32,7 @@ static void put_half(struct mark_plan *plan, uint64_t off, uint16_t v, const cha
 	unsigned char b[2];
 
 	elf_put_half(b, v);
-	mark_edit_put(&plan->edit, off, b, 2, what);
+	mark_edit_put_field(&plan->edit, off, b, 2, what);
 }
 
 /* The section header table as written, checked against the file; COUNT 0 when absent. */

@@ -70,17 +70,6 @@ int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err)
 	return 0;
 }
 
-static bool overlaps_plan(const struct mark_plan *plan, uint64_t off, uint64_t len)
-{
-	const struct mark_edit *e = &plan->edit;
-	size_t i;
-
-	for (i = 0; i < e->nranges; i++)
-		if (e->ranges[i].offset < off + len && off < e->ranges[i].offset + e->ranges[i].len)
-			return true;
-	return off + len > e->orig_size;
-}
-
 /* True when segment PH holds the property note (the plan rewrites it on purpose). */
 static bool holds_note(const GElf_Phdr *ph, const struct property_note *note, bool found)
 {
@@ -106,8 +95,6 @@ static size_t load_meeting(const struct elf_model *m, size_t from, uint64_t off,
 int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *plan,
 			struct elfcet_error *err)
 {
-	struct property_note note;
-	bool found = property_note_find(before, &note);
 	size_t i;
 
 	/* Bytes two segments load are two things at once: changing them for one changes
@@ -124,26 +111,6 @@ int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *
 					 (unsigned long long)r->offset, a, b);
 	}
 
-	for (i = 0; i < before->phnum; i++) {
-		const GElf_Phdr *ph = &before->phdrs[i];
-
-		if ((ph->p_type != PT_INTERP && ph->p_type != PT_NOTE &&
-		     ph->p_type != PT_GNU_EH_FRAME && ph->p_type != PT_TLS) ||
-		    ph->p_filesz == 0)
-			continue;
-		if (ph->p_type == PT_NOTE && holds_note(ph, &note, found))
-			continue;
-		/* Moved with the growing table, its header pointed at the copy. */
-		if (plan->table_grown && ph->p_offset >= plan->moved_from &&
-		    ph->p_offset + ph->p_filesz <= plan->moved_from + plan->moved_bytes)
-			continue;
-		if (overlaps_plan(plan, ph->p_offset, ph->p_filesz))
-			return error_set(err,
-					 "the change would overwrite the bytes of program "
-					 "header %zu (%s at offset 0x%llx)",
-					 i, segment_name(ph->p_type),
-					 (unsigned long long)ph->p_offset);
-	}
 	return 0;
 }
 

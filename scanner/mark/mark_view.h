@@ -18,10 +18,8 @@
  * with the reason in ERR. */
 int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err);
 
-/* Refuses a plan that writes over bytes a segment other than the note's, the table's
- * and the loaded ones refers to (an interpreter path, another note, .eh_frame_hdr, TLS
- * data), unless the plan moved them, or over bytes that two PT_LOADs load. 0, or -1
- * with the reason in ERR. */
+/* Refuses a plan that writes over bytes that two PT_LOADs load. What else the loaders
+ * and the program read is mark_reads.h's. 0, or -1 with the reason in ERR. */
 int mark_view_plan_safe(const struct elf_model *before, const struct mark_plan *plan,
 			struct elfcet_error *err);
 

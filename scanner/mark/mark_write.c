@@ -11,6 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +228,97 @@ out:
 	return rc;
 }
 
+/* The original must be the file mark read: the same inode, size, mode, owner and times
+ * (ctime changes with any write, chmod or link) as ST, taken before it was read. */
+static int same_identity(const char *path, const struct stat *st, struct elfcet_error *err)
+{
+	struct stat now;
+
+	if (stat(path, &now) != 0)
+		return error_set(err, "the file changed while being marked (%s)", strerror(errno));
+	if (now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+		return error_set(err, "the file changed while being marked (replaced by another)");
+	if (now.st_size != st->st_size)
+		return error_set(err, "the file changed while being marked (size %lld, was %lld)",
+				 (long long)now.st_size, (long long)st->st_size);
+	if (now.st_mode != st->st_mode || now.st_uid != st->st_uid || now.st_gid != st->st_gid)
+		return error_set(err, "the file changed while being marked (mode or owner)");
+	if (now.st_mtim.tv_sec != st->st_mtim.tv_sec ||
+	    now.st_mtim.tv_nsec != st->st_mtim.tv_nsec ||
+	    now.st_ctim.tv_sec != st->st_ctim.tv_sec || now.st_ctim.tv_nsec != st->st_ctim.tv_nsec)
+		return error_set(err, "the file changed while being marked (modified)");
+	return 0;
+}
+
+/* The temporary file is removed if SIGINT, SIGTERM or SIGHUP ends mark while it exists.
+ * The handler only unlinks the path prepared here before the file is created, then dies
+ * of the signal as it would have. A signal the caller ignores stays ignored, and one it
+ * handles is left to it. */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGNALS (sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
+static char cleanup_path[PATH_MAX + 64];
+static volatile sig_atomic_t cleanup_armed;
+
+static void cleanup_on_signal(int sig)
+{
+	struct sigaction dfl;
+
+	if (cleanup_armed)
+		unlink(cleanup_path);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+struct cleanup_guard {
+	struct sigaction old[NSIGNALS];
+	bool installed[NSIGNALS];
+	sigset_t set, saved;
+};
+
+/* Blocks the signals while the temporary file's name is made and armed, or disarmed. */
+static void guard_block(struct cleanup_guard *g)
+{
+	pthread_sigmask(SIG_BLOCK, &g->set, &g->saved);
+}
+
+static void guard_unblock(struct cleanup_guard *g)
+{
+	pthread_sigmask(SIG_SETMASK, &g->saved, NULL);
+}
+
+static void guard_install(struct cleanup_guard *g)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cleanup_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&g->set);
+	for (i = 0; i < NSIGNALS; i++) {
+		sigaddset(&sa.sa_mask, cleanup_signals[i]);
+		sigaddset(&g->set, cleanup_signals[i]);
+	}
+	for (i = 0; i < NSIGNALS; i++) {
+		g->installed[i] = false;
+		if (sigaction(cleanup_signals[i], NULL, &g->old[i]) != 0 ||
+		    g->old[i].sa_handler != SIG_DFL || (g->old[i].sa_flags & SA_SIGINFO))
+			continue;
+		g->installed[i] = sigaction(cleanup_signals[i], &sa, NULL) == 0;
+	}
+}
+
+static void guard_remove(struct cleanup_guard *g)
+{
+	size_t i;
+
+	for (i = 0; i < NSIGNALS; i++)
+		if (g->installed[i])
+			sigaction(cleanup_signals[i], &g->old[i], NULL);
+}
+
 static char *path_in_dir(const char *path, const char *fmt_tail)
 {
 	char *copy = xstrdup(path), *copy2 = xstrdup(path);
@@ -269,19 +363,56 @@ static void sync_dir(const char *path)
 	free(copy);
 }
 
+/* Creates the temporary file next to PATH, its name armed for removal on a signal. */
+static int create_temp(const char *path, struct cleanup_guard *g, char **tmp,
+		       struct elfcet_error *err)
+{
+	int fd;
+
+	*tmp = path_in_dir(path, ".elfcet-XXXXXX");
+	if (strlen(*tmp) >= sizeof(cleanup_path)) {
+		free(*tmp);
+		return error_set(err, "path too long for a temporary file next to it");
+	}
+	guard_install(g);
+	guard_block(g);
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd >= 0) {
+		memcpy(cleanup_path, *tmp, strlen(*tmp) + 1);
+		cleanup_armed = 1;
+	}
+	guard_unblock(g);
+	if (fd < 0) {
+		error_set(err, "cannot create a temporary file next to it: %s", strerror(errno));
+		guard_remove(g);
+		free(*tmp);
+	}
+	return fd;
+}
+
+/* Removes the temporary file unless it became the original, then disarms. */
+static void finish_temp(struct cleanup_guard *g, const char *tmp, bool renamed)
+{
+	guard_block(g);
+	if (!renamed)
+		unlink(tmp);
+	cleanup_armed = 0;
+	guard_unblock(g);
+	guard_remove(g);
+}
+
 int mark_write_file(const char *path, const struct stat *st, const struct mark_plan *plan,
 		    const struct mark_write_options *opt, mark_verify_fn verify, void *ctx,
 		    struct elfcet_error *err)
 {
-	char *tmp = path_in_dir(path, ".elfcet-XXXXXX");
+	struct cleanup_guard guard;
+	bool renamed = false;
+	char *tmp;
 	int fd, rc = -1;
 
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		error_set(err, "cannot create a temporary file next to it: %s", strerror(errno));
-		free(tmp);
+	fd = create_temp(path, &guard, &tmp, err);
+	if (fd < 0)
 		return -1;
-	}
 	if (write_all(fd, plan->edit.image, plan->edit.size) != 0) {
 		error_set(err, "cannot write the temporary file: %s", strerror(errno));
 		goto out_close;
@@ -311,27 +442,35 @@ int mark_write_file(const char *path, const struct stat *st, const struct mark_p
 	if (close(fd) != 0) {
 		fd = -1;
 		error_set(err, "cannot close the temporary file: %s", strerror(errno));
-		goto out_unlink;
+		goto out;
 	}
 	fd = -1;
 	if (compare_bytes(path, tmp, plan, err) != 0)
-		goto out_unlink;
+		goto out;
 	if (verify && verify(tmp, ctx, err) != 0)
-		goto out_unlink;
+		goto out;
+	/* Another process may have changed the original while the result was checked:
+	 * replacing it would undo that change. Its bytes, then its identity (a write while
+	 * the bytes are read changes its ctime), as late as the rename allows. */
+	if (compare_bytes(path, tmp, plan, err) != 0 || same_identity(path, st, err) != 0)
+		goto out;
 	if (opt->backup_suffix && make_backup(path, opt->backup_suffix, err) != 0)
-		goto out_unlink;
-	if (rename(tmp, path) != 0) {
+		goto out;
+	guard_block(&guard);
+	renamed = rename(tmp, path) == 0;
+	if (!renamed)
 		error_set(err, "cannot replace the original: %s", strerror(errno));
-		goto out_unlink;
-	}
+	cleanup_armed = 0;
+	guard_unblock(&guard);
+	if (!renamed)
+		goto out;
 	sync_dir(path);
 	rc = 0;
 	goto out;
 out_close:
 	close(fd);
-out_unlink:
-	unlink(tmp);
 out:
+	finish_temp(&guard, tmp, renamed);
 	free(tmp);
 	return rc;
 }

@@ -4,8 +4,10 @@
  * passed its checks), the planned image — the bytes mark_write_file writes and then
  * compares on disk — must read, for the model and for the kernel's and glibc's readers,
  * as the original: the same interpreter, every segment inside the file, PT_PHDR inside a
- * PT_LOAD, the same loaded bytes outside the planned ranges, and the requested bits and
- * nothing else. The file write itself (temporary file, rename) is not fuzzed. */
+ * PT_LOAD, the same loaded bytes outside the planned ranges, the same bytes after the
+ * ELF image (a payload) at the end of the file, the same headers of note segments ld.so
+ * walks by a p_memsz other than their p_filesz, and the requested bits and nothing else.
+ * The file write itself (temporary file, rename) is not fuzzed. */
 #include "config.h"
 
 #include "fuzz_input.h"
@@ -14,6 +16,7 @@
 #include "property/property_note.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -72,6 +75,66 @@ static void same_loaded_bytes(const struct elf_model *before, const struct elf_m
 	}
 }
 
+static void reach(uint64_t *end, uint64_t off, uint64_t len)
+{
+	if (len && off + len >= off && off + len > *end)
+		*end = off + len;
+}
+
+/* Bytes after everything the headers describe, read through libelf, are a payload its
+ * program may find from the end of the file: they stay where they are, and end it. */
+static void same_payload(const struct elf_model *before, const struct elf_model *after)
+{
+	uint64_t end = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	size_t i;
+
+	if (!gelf_getehdr(before->elf, &eh))
+		return;
+	reach(&end, 0, eh.e_ehsize);
+	reach(&end, eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize);
+	if (eh.e_shoff)
+		reach(&end, eh.e_shoff, (uint64_t)(eh.e_shnum ? eh.e_shnum : 1) * eh.e_shentsize);
+	for (i = 0; i < before->phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(before->elf, (int)i, &ph))
+			reach(&end, ph.p_offset, ph.p_filesz);
+	}
+	while (before->shnum && (scn = elf_nextscn(before->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS)
+			reach(&end, sh.sh_offset, sh.sh_size);
+	}
+	if (end >= before->size)
+		return;
+	if (after->size != before->size)
+		oracle_fail("the bytes after the ELF image no longer end the file");
+	if (memcmp(before->data + end, after->data + end, before->size - end) != 0)
+		oracle_fail("the bytes after the ELF image changed");
+}
+
+/* ld.so walks a note segment by p_memsz: one whose p_memsz is not its p_filesz keeps its
+ * header. */
+static void same_notes_by_memsz(const struct elf_model *before, const struct elf_model *after)
+{
+	size_t i, j;
+
+	for (i = 0; i < before->phnum; i++) {
+		const GElf_Phdr *ph = &before->phdrs[i];
+		bool kept = false;
+
+		if (ph->p_type != PT_NOTE || ph->p_memsz == ph->p_filesz)
+			continue;
+		for (j = 0; j < after->phnum; j++)
+			kept |= memcmp(&after->phdrs[j], ph, sizeof(*ph)) == 0;
+		if (!kept)
+			oracle_fail("a note segment walked by p_memsz changed");
+	}
+}
+
 static void check_result(const struct elf_model *before, const struct mark_plan *plan,
 			 const struct mark_request *req)
 {
@@ -101,6 +164,8 @@ static void check_result(const struct elf_model *before, const struct mark_plan 
 	if (phdr && old_phdr && phdr_covered(before, old_phdr) && !phdr_covered(&after, phdr))
 		oracle_fail("PT_PHDR is not covered by a PT_LOAD");
 	same_loaded_bytes(before, &after, plan);
+	same_payload(before, &after);
+	same_notes_by_memsz(before, &after);
 
 	property_note_find(before, &old_note);
 	property_note_find(&after, &new_note);
