@@ -81,9 +81,10 @@ static bool rsp_saved_in(const struct sweep *s, x86_reg reg, uint64_t end)
 	return false;
 }
 
-/* How far back rsp_saved_in_slot looks for the store: hand-written functions with no
- * symbol or FDE make regions of hundreds of kilobytes. */
-#define SLOT_STORE_REACH 65536
+/* How far back rsp_saved_in_slot and rsp_pushed look for the save: hand-written
+ * functions with no symbol or FDE make regions of hundreds of kilobytes, and one of
+ * x265's AVX-512 kernels restores its %rsp 90 KB after saving it. */
+#define SLOT_STORE_REACH (1u << 20)
 
 /* Whether the function stored a copy of %rsp into DISP(%rsp) before END: mov %rsp,%reg
  * ... mov %reg,DISP(%rsp) (x86inc's stack alignment in dav1d and FFmpeg, Go's
@@ -126,6 +127,21 @@ static bool rsp_saved_in_slot(const struct sweep *s, int64_t disp, uint64_t end)
 	return false;
 }
 
+/* Whether an instruction of the function before END is push %rsp (54): the stack
+ * pointer saved at the top of the stack, where a frame pointer set next keeps it
+ * (push %rsp; mov %rsp,%rbp; and $-32,%rsp ... mov %rbp,%rsp; pop %rsp). Only at the
+ * instruction starts measured so far: 54 is a common byte inside other instructions. */
+static bool rsp_pushed(const struct sweep *s, uint64_t end)
+{
+	const unsigned char *p = s->func_bytes;
+	size_t len = (size_t)(end - s->func_start), i;
+
+	for (i = len > SLOT_STORE_REACH ? len - SLOT_STORE_REACH : 0; i < len; i++)
+		if (p[i] == 0x54 && sweep_instruction_start(s, s->func_start + i))
+			return true;
+	return false;
+}
+
 /* %rsp as a stack pointer of the file's class. In 64-bit code a write of %esp alone
  * (xchg %eax,%esp: 94) truncates the stack pointer to 32 bits: no compiler writes it,
  * and 94 c3 are bytes of data read as code (GHC's info tables, tables in .text). */
@@ -151,7 +167,10 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 		       !(src->type == X86_OP_MEM && is_rsp(src->base) &&
 			 src->index == X86_REG_INVALID && rsp_saved_in_slot(s, src->disp, r->addr));
 	case X86_INS_POP:
-		return d->type == X86_OP_REG && is_rsp(d->reg);
+		/* pop %rsp loads (%rsp): a restore when a copy of %rsp was put there
+		 * (libjpeg-turbo's SIMD epilogue: mov %rbp,%rsp; pop %rsp; pop %rbp; ret) */
+		return d->type == X86_OP_REG && is_rsp(d->reg) &&
+		       !rsp_saved_in_slot(s, 0, r->addr) && !rsp_pushed(s, r->addr);
 	default:
 		return false;
 	}
