@@ -167,10 +167,27 @@ static void add_candidate(struct sweep *s, size_t i)
 	s->cands[s->ncands++] = i;
 }
 
+/* Remembers the data address a lea d(%rip) at P[I] loads: the start of a table, which
+ * another table of the function must not be read into. */
+static void note_data_lea(struct sweep *s, const unsigned char *p, size_t i, size_t n)
+{
+	uint64_t v;
+
+	if (!s->c->is64 || p[i] != 0x8d || i < 1 || (p[i - 1] & 0xf8) != 0x48 || i + 6 > n ||
+	    (p[i + 1] & 0xc7) != 0x05)
+		return;
+	v = s->func_start + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2);
+	if (code_range_of(s->c, v))
+		return;
+	ARRAY_RESERVE(s->leas, s->leas_cap, s->nleas + 1);
+	s->leas[s->nleas++] = v;
+}
+
 static void on_byte(size_t at, void *ctx)
 {
 	struct sweep *s = ctx;
 
+	note_data_lea(s, s->func_bytes, at, (size_t)(s->func_end - s->func_start));
 	if (worth_decoding_at(s->c, s->func_bytes, at, (size_t)(s->func_end - s->func_start),
 			      s->func_start))
 		add_candidate(s, at);
@@ -183,6 +200,7 @@ static void on_byte(size_t at, void *ctx)
 static void find_candidates(struct sweep *s)
 {
 	s->ncands = 0;
+	s->nleas = 0;
 	byte_scan_run(&s->bytes, s->func_bytes, (size_t)(s->func_end - s->func_start), on_byte, s);
 }
 
@@ -302,6 +320,30 @@ static void on_instruction(const struct decoded *di, void *ctx)
 		s->vsys_left--;
 }
 
+void sweep_measure_ahead(struct sweep *s, uint64_t from, uint64_t to)
+{
+	const unsigned char *p = s->func_bytes;
+	size_t n = (size_t)(s->func_end - s->func_start), at, stop;
+
+	if (s->measured_ahead > from)
+		from = s->measured_ahead;
+	at = (size_t)(from - s->func_start);
+	stop = (size_t)(to - s->func_start);
+	while (at <= stop && at < n) {
+		size_t len;
+
+		if (p[at] == 0 && at + 1 < n && p[at + 1] == 0) { /* as in measure_up_to */
+			while (at < n && p[at] == 0)
+				at++;
+			continue;
+		}
+		len = disasm_length(&s->d, p + at, n - at);
+		mark_start(s, at);
+		at += len ? len : 1;
+	}
+	s->measured_ahead = s->func_start + at;
+}
+
 bool sweep_instruction_start(const struct sweep *s, uint64_t addr)
 {
 	uint64_t off = addr - s->func_start;
@@ -345,9 +387,10 @@ static size_t measure_up_to(struct sweep *s, const unsigned char *p, size_t n, s
  * bytes before a candidate far from the last decoded instruction, to just past it. */
 static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 {
-	size_t k, done = 0;
+	size_t k, done = 0, contiguous_end = 0;
 
 	s->starts_bitmap = xcalloc(n / 8 + 1, 1);
+	s->measured_ahead = 0;
 	s->nhist = 0;
 	s->nholders = 0;
 	s->vsys_left = 0;
@@ -365,6 +408,7 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 			s->nholders = 0;
 		}
 		limit = cand + 1 < n ? cand + 1 : n;
+		s->starts_contiguous = from == contiguous_end;
 		end = window + disasm_walk(&s->d, p + window, n - window, s->func_start + window,
 					   limit - window, on_instruction, s);
 		/* A vsyscall address just loaded: follow it to a call, one instruction at
@@ -373,6 +417,8 @@ static void decode_function(struct sweep *s, const unsigned char *p, size_t n)
 			end += disasm_walk(&s->d, p + end, n - end, s->func_start + end, 1,
 					   on_instruction, s);
 		sweep_check_stray_endbr(s, p, from, end < n ? end : n);
+		if (s->starts_contiguous)
+			contiguous_end = end;
 		done = end;
 	}
 	if (s->cet_used[0])
@@ -463,5 +509,6 @@ void code_sweep(struct code_ctx *c)
 	disasm_close(&s.d);
 	free(objects);
 	free(s.cands);
+	free(s.leas);
 	code_index_tables(c);
 }

@@ -60,6 +60,10 @@ struct sweep {
 	struct byte_scan bytes; /* finds the bytes worth_decoding_at looks at */
 	size_t *cands;		/* offsets worth a look in the current function */
 	size_t ncands, cands_cap;
+	uint64_t *leas; /* data addresses the function's lea d(%rip) load: tables */
+	size_t nleas, leas_cap;
+	bool starts_contiguous;	 /* starts_bitmap holds every start up to the current insn */
+	uint64_t measured_ahead; /* where sweep_measure_ahead stopped (a start), or 0 */
 };
 
 /* The K-th instruction before the current one (0: the previous one). */
@@ -75,6 +79,9 @@ static inline bool is_rsp(x86_reg r)
 
 /* The number of a general-purpose register (0 for %rax ... 15 for %r15), or -1. */
 int sweep_gpr_number(x86_reg r);
+
+/* Marks the instruction starts from FROM (a start) until past TO. */
+void sweep_measure_ahead(struct sweep *s, uint64_t from, uint64_t to);
 
 /* Whether byte offset ADDR of the swept function starts an instruction decoded so far. */
 bool sweep_instruction_start(const struct sweep *s, uint64_t addr);

@@ -170,6 +170,82 @@ static uint64_t far_table_lea(const struct sweep *s, x86_reg reg)
 	}
 }
 
+static bool same_register(x86_reg a, x86_reg b)
+{
+	return a == b || (sweep_gpr_number(a) >= 0 && sweep_gpr_number(a) == sweep_gpr_number(b));
+}
+
+/* Whether an instruction after the K-th one back writes REG (its first operand). */
+static bool written_since(const struct sweep *s, size_t k, x86_reg reg)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++) {
+		const struct recent *r = sweep_before(s, j);
+
+		if (r->nops >= 1 && r->op[0].type == X86_OP_REG &&
+		    same_register(r->op[0].reg, reg) && r->id != X86_INS_CMP &&
+		    r->id != X86_INS_TEST && r->id != X86_INS_PUSH)
+			return true;
+	}
+	return false;
+}
+
+/* Whether an instruction after the K-th one back reads memory at REG plus an index (REG
+ * the base, or the index of a byte offset: GCC -O0's mov (%rdx,%rax,1),%eax): a table at
+ * REG being indexed. */
+static bool indexed_since(const struct sweep *s, size_t k, x86_reg reg)
+{
+	size_t j, o;
+
+	for (j = 0; j < k; j++) {
+		const struct recent *r = sweep_before(s, j);
+
+		for (o = 0; o < r->nops; o++)
+			if (r->op[o].type == X86_OP_MEM && r->op[o].index != X86_REG_INVALID &&
+			    (same_register(r->op[o].base, reg) ||
+			     same_register(r->op[o].index, reg)))
+				return true;
+	}
+	return false;
+}
+
+/* Whether an instruction after the K-th one back adds REG into JMP_REG. */
+static bool added_since(const struct sweep *s, size_t k, x86_reg reg, x86_reg jmp_reg)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++) {
+		const struct recent *r = sweep_before(s, j);
+
+		if (r->id == X86_INS_ADD && r->nops == 2 && r->op[0].type == X86_OP_REG &&
+		    r->op[1].type == X86_OP_REG && same_register(r->op[0].reg, jmp_reg) &&
+		    same_register(r->op[1].reg, reg))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the history loads JMP_REG from one rip-relative word with no index (into
+ * *ENTRY): a table entry the compiler knew the index of (gold, glibc's res_query). */
+static bool single_entry_load(const struct sweep *s, x86_reg jmp_reg, uint64_t *entry)
+{
+	size_t k;
+
+	for (k = 0; k < s->nhist; k++) {
+		const struct recent *r = sweep_before(s, k);
+
+		if ((r->id == X86_INS_MOVSXD || r->id == X86_INS_MOV) && r->nops == 2 &&
+		    r->op[0].type == X86_OP_REG && same_register(r->op[0].reg, jmp_reg) &&
+		    r->op[1].type == X86_OP_MEM && r->op[1].base == X86_REG_RIP &&
+		    r->op[1].index == X86_REG_INVALID) {
+			*entry = r->addr + r->size + (uint64_t)r->op[1].disp;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
 {
 	const cs_x86_op *op = &x->operands[0];
@@ -194,7 +270,7 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 		uint64_t base = lea_in_history(s, b), origin;
 
 		t->count = bound_from_history(s);
-		if (!base && t->count)
+		if (!base)
 			base = far_table_lea(s, b);
 		origin = o == b ? base : lea_in_history(s, o);
 		if (base && origin && !code_range_of(s->c, base)) {
@@ -206,17 +282,41 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 		}
 		t->count = 0;
 	}
-	/* Any other shape ending in jmp *%rX: the nearest lea table(%rip). */
+	/* Any other shape ending in jmp *%rX: the nearest lea table(%rip) of the same block
+	 * whose register the code indexes (movslq (%rB,%rI,4)); a lea of an address
+	 * only added (-O0 code loads the table's address twice) or of another table is
+	 * passed over. Not one before a jmp, call or
+	 * ret: that is another path's (a notrack dispatch, then a tail call through a
+	 * context pointer). A lea of code is no table: when its register is the one jumped
+	 * through (Go's lea fn(%rip),%rax; jmp *%rax), the code jumps to fn. */
 	for (k = 0; k < s->nhist; k++) {
 		const struct recent *r = sweep_before(s, k);
 
+		if (r->id == X86_INS_JMP || r->id == X86_INS_CALL || r->id == X86_INS_RET)
+			break;
 		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[1].type == X86_OP_MEM &&
 		    r->op[1].base == X86_REG_RIP) {
-			t->base = r->addr + r->size + (uint64_t)r->op[1].disp;
+			uint64_t base = r->addr + r->size + (uint64_t)r->op[1].disp;
+
+			if (code_range_of(s->c, base)) {
+				if (same_register(r->op[0].reg, op->reg) &&
+				    !written_since(s, k, op->reg))
+					code_add_target(s->c, base, VIA_CODE_REF, r->addr);
+				continue;
+			}
+			if (!indexed_since(s, k, r->op[0].reg) &&
+			    !same_register(r->op[0].reg, op->reg) &&
+			    !added_since(s, k, r->op[0].reg, op->reg))
+				continue;
+			t->base = base;
 			t->origin = t->base;
 			t->entry_size = 4;
 			t->relative = true;
 			t->count = bound_from_history(s);
+			/* movslq table+N(%rip),%rX; lea table(%rip),%rO; add %rO,%rX: one entry,
+			 * the index known to the compiler */
+			if (single_entry_load(s, op->reg, &t->base))
+				t->count = 1;
 			return true;
 		}
 	}
@@ -245,22 +345,30 @@ static int compare_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every label lacking ENDBR, once each, in address order, on the finding just added: a
- * CPU with IBT faults at whichever one the jmp takes, so a verifier must know them all. */
-static void attach_labels(struct code_ctx *c, uint64_t *labels, uint64_t n)
+/* Sorts N labels and drops repeats; returns how many are left. */
+static uint64_t sort_unique(uint64_t *labels, uint64_t n)
+{
+	uint64_t i, out = 0;
+
+	qsort(labels, n, sizeof(*labels), compare_u64);
+	for (i = 0; i < n; i++)
+		if (!out || labels[i] != labels[out - 1])
+			labels[out++] = labels[i];
+	return out;
+}
+
+/* Every label lacking ENDBR (sorted, each once), on the finding just added: a CPU with
+ * IBT faults at whichever one the jmp takes, so a verifier must know them all. */
+static void attach_labels(struct code_ctx *c, const uint64_t *labels, uint64_t n)
 {
 	size_t cap = (size_t)n * 20 + 1, used = 0;
 	char *text = xmalloc(cap);
 	uint64_t i;
 
 	text[0] = '\0';
-	qsort(labels, n, sizeof(*labels), compare_u64);
-	for (i = 0; i < n; i++) {
-		if (i && labels[i] == labels[i - 1])
-			continue;
+	for (i = 0; i < n; i++)
 		used += (size_t)snprintf(text + used, cap - used, "%s0x%llx", used ? " " : "",
 					 (unsigned long long)labels[i]);
-	}
 	c->out->items[c->out->count - 1].labels = text_arena_copy(&c->out->texts, text);
 	free(text);
 }
@@ -338,15 +446,46 @@ static bool label_in_function(const struct sweep *s, uint64_t label, struct labe
 	return true;
 }
 
-/* A notrack jmp needs no ENDBR at its labels: its table is only recorded. */
+/* Whether LABEL, in the swept function, starts an instruction: a word of a table that
+ * points inside one is no label (the table ended before it). Labels before the jmp are
+ * known when the function was measured from its start without a gap; those after it are
+ * measured now, from the jmp on. */
+static bool label_is_instruction(struct sweep *s, const struct decoded *di, uint64_t label)
+{
+	if (label < s->func_start || label >= s->func_end)
+		return true; /* the cold part: not measured here */
+	if (label < di->addr)
+		return !s->starts_contiguous || sweep_instruction_start(s, label);
+	if (label < di->addr + di->size)
+		return false;
+	sweep_measure_ahead(s, di->addr + di->size, label);
+	return sweep_instruction_start(s, label);
+}
+
+/* The nearest address after BASE that a lea of the function loads and that is no code:
+ * where the next table starts, which an unbounded table must not run into. */
+static uint64_t next_table_start(const struct sweep *s, uint64_t base)
+{
+	uint64_t next = UINT64_MAX;
+	size_t k;
+
+	for (k = 0; k < s->nleas; k++)
+		if (s->leas[k] > base && s->leas[k] < next)
+			next = s->leas[k];
+	return next;
+}
+
+/* A notrack jmp needs no ENDBR at its labels: its table is only recorded. The table is
+ * read up to its bound (the cmp/ja before the jmp); without one, while its words are
+ * labels of the function that start instructions, and not into the next table. */
 void sweep_check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x,
 			    bool tracked)
 {
 	struct code_ctx *c = s->c;
-	uint64_t i, limit, lacking = 0, entries = 0;
-	uint64_t *lacking_labels = NULL;
+	uint64_t i, limit, lacking = 0, entries = 0, nlabels = 0, end;
+	uint64_t *labels = NULL, *lacking_labels = NULL;
 	char list[160] = "";
-	size_t used = 0, lacking_cap = 0;
+	size_t used = 0, labels_cap = 0, lacking_cap = 0;
 	struct table t;
 	struct label_parts parts;
 
@@ -354,7 +493,8 @@ void sweep_check_jump_table(struct sweep *s, const struct decoded *di, const cs_
 		return;
 	memset(&parts, 0, sizeof(parts));
 	limit = t.count ? t.count : 512;
-	for (i = 0; i < limit; i++) {
+	end = t.count ? UINT64_MAX : next_table_start(s, t.base);
+	for (i = 0; i < limit && t.base + (i + 1) * t.entry_size <= end; i++) {
 		const unsigned char *e =
 			elf_model_vaddr_bytes(c->m, t.base + i * t.entry_size, t.entry_size);
 		uint64_t label, v;
@@ -373,37 +513,50 @@ void sweep_check_jump_table(struct sweep *s, const struct decoded *di, const cs_
 			break;
 		}
 		/* Without a bound, the table ends where its entries stop pointing into the
-		 * function, hot or cold part. */
+		 * function, hot or cold part. A word that points inside an instruction is
+		 * no label: x86inc's tables are indexed from a base some entries before
+		 * them (tzcnt of a width of at least 4), whose first words belong to the
+		 * table before. */
 		if (!label_in_function(s, label, &parts)) {
 			if (t.count)
 				continue;
 			break;
 		}
-		entries++;
+		if (!label_is_instruction(s, di, label))
+			continue;
+		entries = i + 1;
+		ARRAY_RESERVE(labels, labels_cap, nlabels + 1);
+		labels[nlabels++] = label;
 		code = code_bytes(c, label, &avail);
 		if (code && !is_endbr(code, avail, c->is64)) {
-			if (lacking < 6) {
-				int n = snprintf(list + used, sizeof(list) - used, "%s0x%llx",
-						 lacking ? ", " : "", (unsigned long long)label);
-
-				if (n > 0 && (size_t)n < sizeof(list) - used)
-					used += (size_t)n;
-			}
 			/* Grown as labels are found, not sized by the bound the code claims. */
 			ARRAY_RESERVE(lacking_labels, lacking_cap, lacking + 1);
 			lacking_labels[lacking++] = label;
 		}
 	}
-	if (!entries)
+	if (!nlabels) {
+		free(labels);
+		free(lacking_labels);
 		return;
+	}
 	code_add_table(c, t.base, t.base + (t.count ? t.count : entries) * t.entry_size);
+	nlabels = sort_unique(labels, nlabels);
+	lacking = lacking ? sort_unique(lacking_labels, lacking) : 0;
 	if (lacking && tracked) {
+		for (i = 0; i < lacking && i < 6; i++) {
+			int n = snprintf(list + used, sizeof(list) - used, "%s0x%llx",
+					 i ? ", " : "", (unsigned long long)lacking_labels[i]);
+
+			if (n > 0 && (size_t)n < sizeof(list) - used)
+				used += (size_t)n;
+		}
 		code_finding(c, "ibt-tracked-jump-table", di->addr, "jump-table",
-			     "tracked jmp (no notrack prefix) through a %llu-entry table at 0x%llx: "
-			     "%llu case label(s) lack ENDBR: %s%s",
-			     (unsigned long long)entries, (unsigned long long)t.base,
+			     "tracked jmp (no notrack prefix) through a table of %llu case label(s) "
+			     "at 0x%llx: %llu lack ENDBR: %s%s",
+			     (unsigned long long)nlabels, (unsigned long long)t.base,
 			     (unsigned long long)lacking, list, lacking > 6 ? ", ..." : "");
 		attach_labels(c, lacking_labels, lacking);
 	}
+	free(labels);
 	free(lacking_labels);
 }
