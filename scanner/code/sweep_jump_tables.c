@@ -283,12 +283,11 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 		t->count = 0;
 	}
 	/* Any other shape ending in jmp *%rX: the nearest lea table(%rip) of the same block
-	 * whose register the code indexes (movslq (%rB,%rI,4)); a lea of an address
-	 * only added (-O0 code loads the table's address twice) or of another table is
-	 * passed over. Not one before a jmp, call or
-	 * ret: that is another path's (a notrack dispatch, then a tail call through a
-	 * context pointer). A lea of code is no table: when its register is the one jumped
-	 * through (Go's lea fn(%rip),%rax; jmp *%rax), the code jumps to fn. */
+	 * whose register is indexed (movslq (%rB,%rI,4)), added into %rX or is %rX; a lea
+	 * of another table is passed over. Not one before a jmp, call or ret: that is
+	 * another path's (a notrack dispatch, then a tail call through a context pointer).
+	 * A lea of code is no table: when its register is the one jumped through (Go's
+	 * lea fn(%rip),%rax; jmp *%rax), the code jumps to fn. */
 	for (k = 0; k < s->nhist; k++) {
 		const struct recent *r = sweep_before(s, k);
 
@@ -447,9 +446,9 @@ static bool label_in_function(const struct sweep *s, uint64_t label, struct labe
 }
 
 /* Whether LABEL, in the swept function, starts an instruction: a word of a table that
- * points inside one is no label (the table ended before it). Labels before the jmp are
- * known when the function was measured from its start without a gap; those after it are
- * measured now, from the jmp on. */
+ * points inside one is no label. Labels before the jmp are known when the function was
+ * measured from its start without a gap; those after it are measured now, from the jmp
+ * on. */
 static bool label_is_instruction(struct sweep *s, const struct decoded *di, uint64_t label)
 {
 	if (label < s->func_start || label >= s->func_end)
