@@ -27,6 +27,12 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/code_context.c scanner/code/code_context.h \
 	scanner/code/code_finding.c \
 	scanner/code/code_sweep.c scanner/code/code_sweep.h \
+	scanner/code/sweep.h \
+	scanner/code/sweep_code_refs.c \
+	scanner/code/sweep_jump_tables.c \
+	scanner/code/sweep_returns.c \
+	scanner/code/sweep_stray_endbr.c \
+	scanner/code/sweep_vsyscall.c \
 	scanner/code/disasm.c scanner/code/disasm.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
 	scanner/code/insn_length.c scanner/code/insn_length.h \

@@ -38,5 +38,31 @@ for bin in "$out"/*-jumptable; do
 		echo "FAIL: jump-table-labels: $name: $problem: $finding"; fail=$((fail + 1))
 	fi
 done
+
+# The hand-written tables of corpus/targets/jumptables.S: each tracked dispatch's labels
+# are exactly the local labels its table really holds (FUNCTION: nm pattern), none of the
+# next table's, none inside an instruction, each once, and the message counts them.
+for bin in "$out"/*-nolibc-jumptables; do
+	name=${bin##*/}
+	report="$("$ELFCET" audit -q --format=json --fail-on=never "$bin")"
+	for expect in "unbounded_pair:^pair_a[0-3]$" "mid_insn:^mid_[0-2]$" "duplicates:^dup_[0-2]$"; do
+		func=${expect%%:*} pattern=${expect#*:}
+		want="$(nm "$bin" | awk -v p="$pattern" '$3 ~ p { print $1 }' | while read -r a; do
+			echo $((16#$a)); done | sort -n | jq -sc .)"
+		problem="$(jq -r --arg f "$func+" --argjson want "$want" '
+			[.files[0].findings[] | select(.rule == "ibt-tracked-jump-table" and
+				(.symbol | startswith($f)))] as $found
+			| if ($found | length) != 1 then "\($found | length) findings, 1 expected"
+			  elif $found[0].labels != $want then "labels \($found[0].labels), expected \($want)"
+			  elif ($found[0].message | test("table of \($want | length) case label")) | not
+			    then "the message does not count \($want | length) labels: \($found[0].message)"
+			  else "ok" end' <<<"$report" 2>&1)"
+		if [ "$problem" = ok ]; then
+			echo "PASS: jump-table-labels: $name $func: $want"; pass=$((pass + 1))
+		else
+			echo "FAIL: jump-table-labels: $name $func: $problem"; fail=$((fail + 1))
+		fi
+	done
+done
 echo "jump-table-labels: $pass passed, $fail failed"
 [ "$pass" -gt 0 ] && [ "$fail" -eq 0 ]

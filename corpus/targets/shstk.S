@@ -247,4 +247,92 @@ esp_exchange:
 	ret
 	.cfi_endproc
 	.size	esp_exchange, . - esp_exchange
+/* No finding: libjpeg-turbo's SIMD prologue: the entry %rsp copied to %rax, the stack
+ * realigned, the copy stored at the bottom of the new frame, %rbp pointing at it; the
+ * epilogue takes %rsp back from %rbp and pops the saved copy into %rsp. */
+	.globl	realign_pop_rsp
+	.type	realign_pop_rsp, @function
+realign_pop_rsp:
+	.cfi_startproc
+	endbr64
+	push	%rbp
+	mov	%rsp, %rax
+	sub	$4, %rsp
+	and	$-32, %rsp
+	mov	%rax, (%rsp)
+	mov	%rsp, %rbp
+	lea	-0x40(%rbp), %rsp
+	push	%r10
+	pop	%r10
+	mov	%rbp, %rsp
+	pop	%rsp
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	realign_pop_rsp, . - realign_pop_rsp
+
+/* No finding: the entry %rsp saved by push %rsp, the frame pointer at it, realigned;
+ * the same epilogue. */
+	.globl	realign_push_rsp
+	.type	realign_push_rsp, @function
+realign_push_rsp:
+	.cfi_startproc
+	endbr64
+	push	%rbp
+	push	%rsp
+	mov	%rsp, %rbp
+	and	$-32, %rsp
+	sub	$0x60, %rsp
+	mov	%rbp, %rsp
+	pop	%rsp
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	realign_push_rsp, . - realign_push_rsp
+
+/* No finding: x86inc's saved stack pointer (as slot_realign) in a function whose body
+ * between the save and the restore is longer than 64 KB (x265's AVX-512 kernels). */
+	.globl	realign_far_slot
+	.type	realign_far_slot, @function
+realign_far_slot:
+	.cfi_startproc
+	endbr64
+	push	%rbx
+	mov	%rsp, %rbx
+	and	$-64, %rsp
+	sub	$0xc40, %rsp
+	mov	%rbx, 0xc00(%rsp)
+	.skip	70000, 0x90
+	mov	0xc00(%rsp), %rsp
+	pop	%rbx
+	ret
+	.cfi_endproc
+	.size	realign_far_slot, . - realign_far_slot
+
+/* A pivot by pop %rsp: the value popped is an argument, no copy of the stack pointer. */
+	.globl	pivot_pop
+	.type	pivot_pop, @function
+pivot_pop:
+	.cfi_startproc
+	endbr64
+	push	%rdi
+	pop	%rsp
+	ret
+	.cfi_endproc
+	.size	pivot_pop, . - pivot_pop
+
+/* A pivot in a function that also saves and realigns its stack: %rsp comes from an
+ * argument, not from the saved copy. */
+	.globl	pivot_after_realign
+	.type	pivot_after_realign, @function
+pivot_after_realign:
+	.cfi_startproc
+	endbr64
+	mov	%rsp, %rbx
+	and	$-32, %rsp
+	mov	%rbx, (%rsp)
+	mov	%rdi, %rsp
+	ret
+	.cfi_endproc
+	.size	pivot_after_realign, . - pivot_after_realign
 	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,118 @@
+/* The code sweep's parts: the driver (code_sweep.c) decodes the functions worth a look and
+ * hands each instruction to the checks, one file each: return hazards (sweep_returns.c),
+ * jump tables (sweep_jump_tables.c), vsyscall calls (sweep_vsyscall.c), stray ENDBR
+ * (sweep_stray_endbr.c) and code addresses taken (sweep_code_refs.c). Internal to the
+ * sweep: the rest of the scanner sees code_sweep.h only. */
+#ifndef ELFCET_SWEEP_H
+#define ELFCET_SWEEP_H
+
+#include "code/byte_scan.h"
+#include "code/code_context.h"
+#include "code/disasm.h"
+
+#define HISTORY 8
+
+/* The part of an operand the checks look at. */
+struct operand {
+	x86_op_type type;
+	x86_reg reg;	     /* X86_OP_REG */
+	int64_t imm;	     /* X86_OP_IMM */
+	x86_reg base, index; /* X86_OP_MEM */
+	int64_t disp;
+	int scale;
+};
+
+/* What the instruction checks remember of the instructions before the current one. */
+struct recent {
+	uint64_t addr;
+	size_t size;
+	unsigned id;
+	uint8_t nops;
+	bool invalid; /* no instruction at all: data read as code */
+	struct operand op[2];
+};
+
+/* A register or memory operand that holds a vsyscall address, and where it was put. */
+struct vsys_holder {
+	struct operand where;
+	uint64_t value, at;
+};
+
+/* How many holders are followed at once, and over how many instructions after the last
+ * one was loaded: a vsyscall address is called a few instructions after it is loaded
+ * (mov $0xffffffffff600400,%rax; xor %edi,%edi; call *%rax). */
+#define VSYS_HOLDERS 4
+#define VSYS_REACH 16
+
+struct sweep {
+	struct code_ctx *c;
+	struct disasm d;
+	uint64_t func_start, func_end;
+	const unsigned char *func_bytes; /* the code of [func_start, func_end) */
+	unsigned char *starts_bitmap;	 /* instruction starts in [func_start, func_end) */
+	struct recent ring[HISTORY];	 /* the last instructions, newest at ring[head] */
+	size_t head, nhist;
+	char cet_used[96]; /* shadow-stack instructions seen in this function */
+	uint64_t cet_first;
+	struct vsys_holder holders[VSYS_HOLDERS]; /* registers and slots holding a vsyscall address */
+	size_t nholders;
+	unsigned vsys_left;	/* instructions still decoded to see where they go */
+	struct byte_scan bytes; /* finds the bytes worth_decoding_at looks at */
+	size_t *cands;		/* offsets worth a look in the current function */
+	size_t ncands, cands_cap;
+	uint64_t *leas; /* data addresses the function's lea d(%rip) load: tables */
+	size_t nleas, leas_cap;
+	bool starts_contiguous;	 /* starts_bitmap holds every start up to the current insn */
+	uint64_t measured_ahead; /* where sweep_measure_ahead stopped (a start), or 0 */
+};
+
+/* The K-th instruction before the current one (0: the previous one). */
+static inline const struct recent *sweep_before(const struct sweep *s, size_t k)
+{
+	return &s->ring[(s->head + HISTORY - (k % HISTORY)) % HISTORY];
+}
+
+static inline bool is_rsp(x86_reg r)
+{
+	return r == X86_REG_RSP || r == X86_REG_ESP;
+}
+
+/* The number of a general-purpose register (0 for %rax ... 15 for %r15), or -1. */
+int sweep_gpr_number(x86_reg r);
+
+/* Marks the instruction starts from FROM (a start) until past TO. */
+void sweep_measure_ahead(struct sweep *s, uint64_t from, uint64_t to);
+
+/* Whether byte offset ADDR of the swept function starts an instruction decoded so far. */
+bool sweep_instruction_start(const struct sweep *s, uint64_t addr);
+
+/* Return hazards (sweep_returns.c). Whether the ret at P[I] follows a push, a store to
+ * (%rsp), or a write of %rsp with only pops in between: worth decoding. */
+bool ret_after_stack_game(const unsigned char *p, size_t i);
+/* The shadow-stack findings at a ret, and at a jmp *%reg right after a pop of it. */
+void sweep_check_ret(struct sweep *s, const struct decoded *di);
+void sweep_check_pop_jmp(struct sweep *s, const struct decoded *di, const cs_x86 *x);
+
+/* Jump tables (sweep_jump_tables.c): the table of an indirect jmp, recorded, and its
+ * labels lacking ENDBR reported when the jmp is TRACKED. */
+void sweep_check_jump_table(struct sweep *s, const struct decoded *di, const cs_x86 *x,
+			    bool tracked);
+
+/* vsyscall calls (sweep_vsyscall.c): follows vsyscall addresses to a call or jmp; called
+ * after the instruction is remembered. */
+void sweep_check_vsyscall(struct sweep *s, const struct decoded *di, const cs_x86 *x);
+
+/* Stray ENDBR (sweep_stray_endbr.c): ENDBR bytes in [FROM, N) of the function's bytes P
+ * that are no instruction start. */
+void sweep_check_stray_endbr(struct sweep *s, const unsigned char *p, size_t from, size_t n);
+
+/* Code addresses taken (sweep_code_refs.c), read from the bytes at P[I] (N bytes, the
+ * function at ADDR): lea func(%rip) or lea func@GOTOFF(%reg) at the 0x8d, and in a
+ * position-dependent file push/mov of an absolute code address. */
+bool exec_address(const struct code_ctx *c, uint64_t v);
+void sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+			uint64_t addr);
+void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+			     uint64_t addr);
+
+#endif

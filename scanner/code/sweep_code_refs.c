@@ -1,0 +1,141 @@
+/* Code addresses taken, read from the bytes: lea of a function's address, and in
+ * position-dependent code its absolute address pushed, moved to a register or stored. */
+#include "config.h"
+
+#include "code/sweep.h"
+
+#include "util/byteorder.h"
+#include "code/insn_length.h"
+#include "util/sort_address.h"
+
+bool exec_address(const struct code_ctx *c, uint64_t v)
+{
+	return code_range_of(c, v) != NULL;
+}
+
+/* Whether a defined global symbol of any type names ADDR: an assembler's global label
+ * (NOTYPE) that is no function start is still a place code can take and jump to. */
+static bool global_label_at(const struct code_ctx *c, uint64_t addr)
+{
+	const struct elf_model *m = c->m;
+	size_t lo =
+		records_below(m->symbols_by_addr, m->nsymbols, sizeof(*m->symbols_by_addr), addr);
+
+	for (; lo < m->nsymbols && m->symbols_by_addr[lo].value == addr; lo++) {
+		const struct elf_symbol *sym = &m->symbols_by_addr[lo];
+
+		if (sym->shndx != SHN_UNDEF && sym->bind != STB_LOCAL &&
+		    (sym->type == STT_NOTYPE || sym->type == STT_FUNC))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the instruction at P (N bytes) is a cmp (39, 3b, or 81/83 /7, REX allowed):
+ * an address loaded right before it is a bound being compared with, not one jumped to
+ * (qemu: lea safe_syscall_start(%rip),%rdx; cmp %rax,%rdx). */
+static bool is_cmp(const unsigned char *p, size_t n)
+{
+	size_t k = n && (p[0] & 0xf0) == 0x40 ? 1 : 0;
+
+	if (k >= n)
+		return false;
+	return p[k] == 0x39 || p[k] == 0x3b ||
+	       ((p[k] == 0x81 || p[k] == 0x83) && k + 1 < n && ((p[k + 1] >> 3) & 7) == 7);
+}
+
+/* An address the code computes or loads (lea, mov $imm32, push $imm32; the next
+ * instruction at NEXT, LEFT bytes): when it is exactly a function start or a PLT entry
+ * (a position-dependent program's canonical address of an imported function), the code
+ * takes that address; a global label that is neither counts too, unless the next
+ * instruction only compares with it. */
+static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence,
+			       const unsigned char *next, size_t left)
+{
+	uint64_t name;
+
+	if (!exec_address(c, v))
+		return;
+	if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &name) ||
+	    (global_label_at(c, v) && !is_cmp(next, left)))
+		code_add_target(c, v, VIA_CODE_REF, evidence);
+}
+
+/* How far after mov $end,%reg the byte scan looks for the sub $start,%reg that makes it
+ * a size (a few instructions GCC schedules between). */
+#define SIZE_SUB_REACH 32
+
+/* Whether, in the SIZE_SUB_REACH bytes from P[FROM], the code subtracts a code address
+ * from register REG (0-15): sub $imm32,%reg (81 /5, or 2d for %eax/%rax). Then the mov
+ * of a code address into REG before it computes a size (mov $end,%r12d;
+ * sub $start,%r12), not an address taken. */
+static bool subtracts_code_address(const struct code_ctx *c, const unsigned char *p, size_t from,
+				   size_t n, int reg)
+{
+	size_t j, end = from + SIZE_SUB_REACH < n ? from + SIZE_SUB_REACH : n;
+
+	for (j = from; j + 5 <= end; j++) {
+		size_t k = j;
+		int rexb = 0;
+
+		if (c->is64 && (p[k] & 0xf0) == 0x40) {
+			rexb = p[k] & 1;
+			k++;
+		}
+		if (k + 5 <= n && p[k] == 0x2d && reg == 0 && !rexb &&
+		    exec_address(c, load_le32(p + k + 1)))
+			return true;
+		if (k + 6 <= n && p[k] == 0x81 && (p[k + 1] & 0xf8) == 0xe8 &&
+		    ((p[k + 1] & 7) | (rexb << 3)) == reg && exec_address(c, load_le32(p + k + 2)))
+			return true;
+	}
+	return false;
+}
+
+void sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+			uint64_t addr)
+{
+	if (c->is64 && i >= 1 && (p[i - 1] & 0xf8) == 0x48 && i + 6 <= n &&
+	    (p[i + 1] & 0xc7) == 0x05) {
+		code_address_taken(c,
+				   addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
+				   addr + i - 1, p + i + 6, n - i - 6);
+	}
+	/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
+	if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 && (p[i + 1] & 7) != 4) {
+		code_address_taken(c,
+				   (c->got + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2)) &
+					   0xffffffffull,
+				   addr + i, p + i + 6, n - i - 6);
+	}
+}
+
+void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+			     uint64_t addr)
+{
+	uint8_t b = p[i];
+
+	/* Position-dependent code (the caller checks) names functions by absolute
+	 * address: mov $func, %reg (b8+r), push $func, and mov $func to a register or to
+	 * memory (c7 /0: a function pointer stored to a variable or to an argument slot
+	 * on the stack). */
+	if (i + 5 <= n && b == 0x68)
+		code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
+	if (i + 5 <= n && b >= 0xb8 && b <= 0xbf && exec_address(c, load_le32(p + i + 1))) {
+		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
+
+		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
+			code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
+	}
+	if (b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
+		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
+		size_t at = i + 1 + operand;
+		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
+
+		/* mov $imm32,%reg (mod 3) followed by a sub: a size, as above */
+		if (operand && at + 4 <= n && exec_address(c, load_le32(p + at)) &&
+		    !((p[i + 1] >> 6) == 3 &&
+		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
+			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4, n - at - 4);
+	}
+}
