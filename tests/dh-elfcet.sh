@@ -9,6 +9,12 @@
 #      naming the file and the findings.
 #   3. The same with debian/cethello.elfcet-overrides covering those findings: it builds,
 #      and an override that matches nothing is warned about.
+#   4. Nothing outside debian/cethello is written (issue 35): bin/prog is an absolute link
+#      to a program the package also ships (at a path the host has too), and a .deb whose
+#      member's path is a host file is shipped inside: the package's program is marked,
+#      the host's files keep every byte, the inner .deb is no package of this build.
+#   5. A file marked-broken by a warning (vsyscall-data) fails the build; overridden, it
+#      builds.
 set -uo pipefail
 : "${ELFCET:?}" "${top_srcdir:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/elfcet-dh.XXXXXX")
@@ -107,4 +113,55 @@ if grep -q 'warning: .*cethello.elfcet-overrides:6: override for shstk-ret-as-ju
 else
 	failed "no warning for the unused override"
 fi
+
+# 4. An absolute link to a file the package ships, and a .deb inside the package, both
+# naming host paths that exist: only the package's own files may be written.
+host=$work/host
+mkdir -p "$host" "$work/inner/DEBIAN" "$work/inner$host"
+cp /usr/bin/true "$host/prog" && cp /usr/bin/true "$host/inner"
+cp /usr/bin/true "$work/inner$host/inner"
+printf '%s\n' 'Package: inner' 'Version: 1' 'Architecture: amd64' 'Maintainer: t <t@localhost>' \
+	'Description: a package inside a package' > "$work/inner/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$work/inner" "$work/inner.deb" > /dev/null
+before=$(sha256sum "$host/prog" "$host/inner")
+prepare='printf "%s\n" "execute_after_dh_auto_install:" \
+	"	install -D -m 755 /usr/bin/true debian/cethello\$(HOSTPROG)" \
+	"	mkdir -p debian/cethello/bin && ln -s \$(HOSTPROG) debian/cethello/bin/prog" \
+	"	install -D -m 644 \$(INNERDEB) debian/cethello/usr/share/cethello/inner.deb" >> debian/rules'
+build links HOSTPROG="$host/prog" INNERDEB="$work/inner.deb"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(sha256sum "$host/prog" "$host/inner")" = "$before" ]; then
+	pass "absolute link and nested .deb: the host's files keep every byte"
+else
+	failed "absolute link and nested .deb: build exited $rc, host files: $(sha256sum "$host/prog" "$host/inner" | diff - <(echo "$before") | tr '\n' ' ')"
+fi
+root=$work/links/root
+dpkg-deb -x "$work"/links/cethello_1.0_*.deb "$root" 2>/dev/null
+line=$("$ELFCET" audit "$root$host/prog" 2>/dev/null)
+case $line in
+*": ibt=not-ready shstk=marked-ok "*) pass "the package's own copy behind the link is marked: ${line#*: }" ;;
+*) failed "the package's copy behind the link: $line" ;;
+esac
+report=$(sed -n '/^dh_elfcet: elfcet audit of cethello/{n;p}' "$work/links.log")
+if [ -n "$report" ] && jq -e '[.files[] | select(.package != null)] == [] and ([.files[].path] | index("'"$host"'/prog") != null)' <<<"$report" > /dev/null; then
+	pass "the nested .deb is not audited as a package of this build"
+else
+	failed "the report of the build with a nested .deb: $(sed -n '/^dh_elfcet: elfcet audit of cethello/{n;p}' "$work/links.log" | jq -c '[.files[] | [.path, .package]]' 2>&1)"
+fi
+
+# 5. A vsyscall entry point kept in data (a warning) in a program linked with SHSTK.
+prepare='printf "%s\n" "typedef long (*vtime_fn)(long *);" \
+	"vtime_fn volatile kept = (vtime_fn)0xffffffffff600400UL;" >> hello.c'
+build vsyscall ELFCET_TEST_LDFLAGS="-Wl,-z,shstk"
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q '/usr/bin/cethello: shstk marked-broken: vsyscall-data' "$work/vsyscall.log"; then
+	pass "marked-broken by a warning fails the build: $(grep -m 1 'shstk marked-broken' "$work/vsyscall.log" | sed 's/^ *//')"
+else
+	failed "marked-broken by vsyscall-data: build exited $rc"; grep -A3 'dh_elfcet' "$work/vsyscall.log" | tail -n 6
+fi
+prepare="$prepare"' && echo "vsyscall-data usr/bin/cethello # never called: kept for a test" > debian/cethello.elfcet-overrides'
+build vsyscall-override ELFCET_TEST_LDFLAGS="-Wl,-z,shstk"
+rc=$?
+[ "$rc" -eq 0 ] && pass "the vsyscall-data finding overridden, it builds" ||
+	{ failed "vsyscall-data overridden: build exited $rc"; grep -A3 'dh_elfcet: error' "$work/vsyscall-override.log" | head -n 6; }
 exit "$fail"
