@@ -4,7 +4,10 @@
 # dh-elfcet, lintian finds no error or warning, the addon is in perl's vendor path (no
 # PERL5LIB once installed), `Build-Depends: dh-sequence-elfcet` is satisfied by the
 # packages (dpkg-checkbuilddeps against a dpkg database holding only them), and the
-# packaged dh_elfcet and elfcet build corpus/debhelper/cethello.
+# packaged dh_elfcet and elfcet build corpus/debhelper/cethello and a real Debian 12 source
+# package, GNU-less and tiny: tree (downloaded once into the cache with a private apt
+# configuration, the mirror taken from this machine's apt sources; skipped, and said so,
+# when the mirror cannot be reached), with Build-Depends: dh-sequence-elfcet added.
 # Exit 77 when this is no git checkout (a release tarball) or lintian is missing.
 set -uo pipefail
 : "${top_srcdir:?}"
@@ -86,5 +89,42 @@ if [ "$rc" -eq 0 ] && grep -q '^dh_elfcet: elfcet audit of cethello' "$work/ceth
 	pass "the packaged dh_elfcet built cethello and marked it for SHSTK"
 else
 	failed "cethello with the packaged addon exited $rc:"; tail -n 10 "$work/cethello.log"
+fi
+
+# A real Debian 12 source package, its Build-Depends given dh-sequence-elfcet.
+cache=${ELFCET_CACHE:-/var/cache/elfcet}/debian-package
+apt_private() {
+	apt-get -q -o Dir::Etc::SourceList="$cache/apt/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$cache/apt/lists" \
+		-o Dir::Cache="$cache/apt/cache" -o Debug::NoLocking=1 "$@"
+}
+if [ ! -f "$cache/src/.complete" ]; then
+	if mirror=$("$top_srcdir/tests/debian-mirror" 2> /dev/null); then
+		rm -rf "$cache" && mkdir -p "$cache/apt/lists/partial" "$cache/apt/cache/archives/partial" "$cache/src"
+		echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-bookworm-stable.gpg] $mirror bookworm main" \
+			> "$cache/apt/sources.list"
+		apt_private update > "$cache/update.log" 2>&1 &&
+			(cd "$cache/src" && apt_private source --download-only tree) > "$cache/source.log" 2>&1 &&
+			touch "$cache/src/.complete"
+	fi
+fi
+if [ ! -f "$cache/src/.complete" ]; then
+	echo "SKIP: debian-package: tree's Debian 12 source cannot be downloaded (no mirror)"
+	exit "$fail"
+fi
+dpkg-source -x "$cache"/src/tree_*.dsc "$work/tree" > /dev/null 2>&1 || { failed "dpkg-source -x tree"; exit 1; }
+sed -i 's/^Build-Depends: .*/&, dh-sequence-elfcet/' "$work/tree/debian/control"
+printf 'shstk = yes\n' > "$work/tree/debian/elfcet.conf"
+(cd "$work/tree" && PATH="$root/usr/bin:$PATH" PERL5LIB="$root$vendorlib" ELFCET_RULES_DIR="$root/usr/share/elfcet/rules" \
+	ELFCET= DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b -d) > "$work/tree.log" 2>&1
+rc=$?
+tree_deb=$(ls "$work"/tree_*_"$arch".deb 2>/dev/null | head -n 1)
+[ -n "$tree_deb" ] && dpkg-deb -x "$tree_deb" "$work/tree-root" 2> /dev/null
+line=$("$root/usr/bin/elfcet" audit --rules="$root/usr/share/elfcet/rules" "$work/tree-root/usr/bin/tree" 2>/dev/null)
+if [ "$rc" -eq 0 ] && grep -q '^   dh_elfcet' "$work/tree.log" && [[ $line == *" shstk=marked-ok "* ]] &&
+	! dpkg-deb -c "$tree_deb" | grep -q elfcet-audit; then
+	pass "tree (Debian 12 source) with Build-Depends: dh-sequence-elfcet: $(basename "$tree_deb"), ${line#*: }"
+else
+	failed "tree with dh-sequence-elfcet: build exited $rc: $line"; tail -n 8 "$work/tree.log"
 fi
 exit "$fail"
