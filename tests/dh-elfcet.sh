@@ -17,7 +17,8 @@
 #   5. A file marked-broken by a warning (vsyscall-data) fails the build; overridden, it
 #      builds.
 #   6. Two packages broken: every finding of both listed and counted; overridden, with
-#      dh_installdocs --link-doc and Multi-Arch: same, it builds and records the overrides.
+#      dh_installdocs --link-doc, Multi-Arch: same and a udeb, it builds and records the
+#      overrides.
 #   7. Overrides by symbol names the stripped program lost (_start, _init, main...) and
 #      by the real file name when a link to it sorts first.
 #   8. A classic debian/rules without dh.
@@ -217,7 +218,12 @@ if [ "$rc" -ne 0 ] && grep -q 'marked for CET but would break: 2 file verdict(s)
 else
 	failed "two packages broken: build exited $rc:"; grep -A14 'dh_elfcet: error' "$work/two.log" | head -n 16
 fi
-prepare="$prepare"' && echo "ibt-missing-endbr * # crt files and -fcf-protection: known" | tee debian/cethello.elfcet-overrides > debian/cethello-extra.elfcet-overrides'
+prepare="$prepare"' && echo "ibt-missing-endbr * # crt files and -fcf-protection: known" |
+	tee debian/cethello.elfcet-overrides debian/cethello-udeb.elfcet-overrides > debian/cethello-extra.elfcet-overrides &&
+	printf "%s\n" "" "Package: cethello-udeb" "Package-Type: udeb" "Section: debian-installer" "Architecture: any" \
+	"Depends: \${shlibs:Depends}, \${misc:Depends}" "Description: the program for the installer" >> debian/control &&
+	printf "%s\n" "execute_after_dh_link:" \
+	"	install -D -m 755 debian/tmp/usr/bin/cethello debian/cethello-udeb/bin/cethello" >> debian/rules'
 build two-override ELFCET_TEST_LDFLAGS="-Wl,-z,ibt -Wl,-z,shstk"
 rc=$?
 extra_report=$work/two-override/cethello-1.0/debian/.debhelper/elfcet/cethello-extra.json
@@ -231,6 +237,12 @@ if dpkg-deb -c "$work"/two-override/cethello-extra_1.0_*.deb > "$work/extra.cont
 	pass "the Multi-Arch: same package has no report in a shared path"
 else
 	failed "a report in the Multi-Arch: same package"
+fi
+if dpkg-deb -c "$work"/two-override/cethello-udeb_1.0_*.udeb > "$work/udeb.contents" 2>&1 &&
+	grep -q '\./bin/cethello$' "$work/udeb.contents" && ! grep -q 'elfcet-audit\|usr/share/doc' "$work/udeb.contents"; then
+	pass "the udeb: its program audited, no report, no documentation"
+else
+	failed "the udeb: $(cat "$work/udeb.contents")"
 fi
 
 # 7. Overrides by the names a stripped program no longer has (from its debug file), and by
