@@ -27,3 +27,11 @@ check-dh-debian: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so vm/guest/runner
 	rc=$$?; if [ $$rc -eq 77 ]; then exit 0; fi; exit $$rc
 .PHONY: check-dh-debian
 EXTRA_DIST += tests/dh-elfcet-debian.sh
+
+# elfcet's own Debian packages built from the repository with dpkg-buildpackage, checked
+# with lintian (minutes: outside make check; bash tests/run-all runs it).
+check-debian-package:
+	@top_srcdir='$(abs_top_srcdir)' $(BASH) $(abs_top_srcdir)/tests/debian-package.sh; \
+	rc=$$?; if [ $$rc -eq 77 ]; then exit 0; fi; exit $$rc
+.PHONY: check-debian-package
+EXTRA_DIST += tests/debian-package.sh

@@ -46,6 +46,21 @@ case $line in
 *": ibt=not-ready shstk=marked-ok "*) pass "unpacked and audited: ${line#*: }" ;;
 *) failed "unpacked and audited: $line" ;;
 esac
+# The -dbgsym package still pairs with the marked program, and the report stayed out of
+# the package.
+ddeb=$(ls "$work"/hello-dbgsym_*.*deb 2>/dev/null | head -n 1)
+dpkg-deb -x "$ddeb" "$work/dbg" 2>/dev/null
+debugfile=$(find "$work/dbg" -name '*.debug' | head -n 1)
+if [ -n "$debugfile" ] && eu-unstrip -o "$work/unstripped" "$work/root/usr/bin/hello" "$debugfile" 2> "$work/unstrip.err"; then
+	pass "eu-unstrip pairs the marked hello with $(basename "$ddeb")"
+else
+	failed "eu-unstrip of the marked hello: $(cat "$work/unstrip.err" 2>/dev/null)"
+fi
+if [ -f "$work/hello/debian/.debhelper/elfcet/hello.json" ] && ! dpkg-deb -c "$deb" | grep -q elfcet-audit; then
+	pass "the report is beside the build (debian/.debhelper/elfcet/hello.json), not in the package"
+else
+	failed "the report: $(ls "$work/hello/debian/.debhelper/elfcet/" 2>&1) $(dpkg-deb -c "$deb" | grep -o '\./.*elfcet-audit.*')"
+fi
 if "$ELFCET" run -- "$work/root/usr/bin/hello" > "$work/run.out" 2> "$work/run.err" && grep -q 'Hello, world!' "$work/run.out"; then
 	pass "under the checker: $(tail -n 1 "$work/run.err" | sed 's/^[^:]*: [^:]*: //')"
 else

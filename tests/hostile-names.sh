@@ -133,12 +133,14 @@ recs = [json.loads(l) for l in open(work + '/jsonl', 'rb')]
 got = sorted(name_bytes(r, 'path') for r in recs)
 result(got == sorted(paths), "jsonl: %d records, each path read back exactly" % len(recs))
 
-# SARIF: each URI percent-decodes to the file's name.
+# SARIF: each URI, resolved against its uriBaseId, percent-decodes to the file's name.
 sarif = json.load(open(work + '/sarif', 'rb'))
+bases = sarif['runs'][0]['originalUriBaseIds']
 uris = set()
 for r in sarif['runs'][0]['results']:
     for loc in r['locations']:
-        uris.add(urllib.parse.unquote_to_bytes(loc['physicalLocation']['artifactLocation']['uri']))
+        art = loc['physicalLocation']['artifactLocation']
+        uris.add(urllib.parse.unquote_to_bytes(bases[art['uriBaseId']]['uri'] + art['uri']))
 want = {b'file://' + p if p.startswith(b'/') else p for p in audited}
 result(uris == want, "sarif: %d URIs, each decodes to its file's name" % len(uris))
 props = [r['properties'] for r in sarif['runs'][0]['results'] if 'symbol' in r['properties']]

@@ -36,7 +36,9 @@ cetplugin_scanner_hdr = \
 	scanner/property/gnu_property.h \
 	scanner/property/kernel_note.h \
 	scanner/util/byteorder.h
-cetplugin_flags = -O2 -g -fPIC -fvisibility=hidden $(WARN_CFLAGS)
+# Hardened as a package build would harden it (the user's flags do not reach it).
+cetplugin_flags = -O2 -g -fPIC -fvisibility=hidden -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
+	-Wl,-z,relro,-z,now $(WARN_CFLAGS)
 vm/plugin/elfcet-qemu-plugin.so: $(cetplugin_src) $(cetplugin_hdr) $(cetplugin_scanner) \
 		$(cetplugin_scanner_hdr) config.h
 	@$(MKDIR_P) vm/plugin
