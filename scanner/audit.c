@@ -127,6 +127,9 @@ void audit_image(const char *name, const unsigned char *image, size_t size,
 void file_report_free(struct file_report *rep)
 {
 	free(rep->path);
+	free(rep->package);
+	free(rep->package_version);
+	free(rep->package_file);
 	free(rep->message);
 	free(rep->interp);
 	problem_list_free(&rep->problems);
