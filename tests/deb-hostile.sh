@@ -296,4 +296,38 @@ if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/e.err")" -eq 1 ] &&
 else
 	failed "damaged member: exit $rc, stderr: $(head -n 2 "$work/e.err")"
 fi
+
+# 7. A package names its files as the tree dpkg-deb -x unpacks does: each file once,
+# under its own name, whatever links sort before it (a SONAME link, a link from
+# /usr/bin into /usr/lib, an absolute link, a hard link). A made package, and the
+# real ones of this machine's apt cache with a shared library.
+mkdir -p "$work/links/DEBIAN" "$work/links/usr/lib/t" "$work/links/usr/bin" "$work/links/bin"
+printf 'Package: links\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: nobody\nDescription: test\n' \
+	>"$work/links/DEBIAN/control"
+cp "$work/prog" "$work/links/usr/lib/libt.so.1.2.3"
+ln -s libt.so.1.2.3 "$work/links/usr/lib/libt.so.1"
+cp "$work/prog" "$work/links/usr/lib/t/real"
+ln -s ../lib/t/real "$work/links/usr/bin/atool"
+cp "$work/prog" "$work/links/usr/bin/tool"
+ln "$work/links/usr/bin/tool" "$work/links/usr/bin/tool2"
+ln -s /usr/bin/tool "$work/links/bin/x"
+dpkg-deb --root-owner-group --build "$work/links" "$work/links_1.0-1_amd64.deb" >/dev/null
+same_names() { # DEB
+	local deb=$1 tree
+	tree=$(mktemp -d "$work/tree.XXXXXX")
+	dpkg-deb -x "$deb" "$tree"
+	"$elfcet" audit --fail-on=never --format=jsonl "$deb" 2>/dev/null | jq -r .path | sort >"$work/deb.paths"
+	"$elfcet" audit --fail-on=never --format=jsonl "$tree" 2>/dev/null |
+		jq -r 'select(.verdicts) | .path' | sed "s|^$tree||" | sort >"$work/tree.paths"
+	rm -rf "$tree"
+	if [ -s "$work/deb.paths" ] && diff "$work/tree.paths" "$work/deb.paths" >"$work/names.diff"; then
+		pass "$(basename "$deb"): $(wc -l <"$work/deb.paths") files named as in the unpacked tree"
+	else
+		failed "$(basename "$deb"): names differ from the unpacked tree's: $(tr '\n' ' ' <"$work/names.diff")"
+	fi
+}
+same_names "$work/links_1.0-1_amd64.deb"
+for deb in $(ls /var/cache/apt/archives/lib*[0-9]_*_amd64.deb 2>/dev/null | head -n 8); do
+	same_names "$deb"
+done
 exit "$fail"
