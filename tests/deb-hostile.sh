@@ -263,7 +263,7 @@ if [ "$count" -eq 100000 ] && [ "$large" -le $((small + 20 * 1024)) ] && sanitiz
 else
 	failed "100,000 members: $count records, peak RSS $((large / 1024)) MB against $((small / 1024)) MB for 2,000"
 fi
-rm -f "$work"/many*.deb
+rm -f "$work"/many100k*.deb
 
 # 5. Separate debug files (objcopy --only-keep-debug, as dh_strip makes them) hold no
 # code: not-applicable, in a package and in a tree alike.
@@ -327,6 +327,24 @@ same_names() { # DEB
 	fi
 }
 same_names "$work/links_1.0-1_amd64.deb"
+
+# 8. Reports of packages streamed through the runner's queues come out in input order,
+# the same on one thread or several (2,000 members fill a queue many times over).
+set -- "$work"/c-*.deb "$work/noelf_2.0-1_all.deb" "$work/many2k_1.0-1_amd64.deb" \
+	"$work/names_1.0-1_amd64.deb" "$work/dmg_1.0-1_amd64.deb" "$work/dbg_1.0-1_amd64.deb" \
+	"$work/links_1.0-1_amd64.deb" "$work/prog"
+for jobs in 1 2 5; do
+	# (a runner that lost its place in the queues would wait forever: a failure here)
+	timeout 300 "$elfcet" audit -q -j "$jobs" --fail-on=never --format=jsonl "$@" \
+		>"$work/j$jobs.jsonl" 2>/dev/null
+done
+n=$(wc -l <"$work/j1.jsonl")
+if [ "$n" -gt 2000 ] && cmp -s "$work/j1.jsonl" "$work/j2.jsonl" && cmp -s "$work/j1.jsonl" "$work/j5.jsonl"; then
+	pass "$# inputs, $n records: the same JSON Lines with -j 1, 2 and 5"
+else
+	failed "-j 1, 2 and 5 differ ($n records)"
+fi
+
 for deb in $(ls /var/cache/apt/archives/lib*[0-9]_*_amd64.deb 2>/dev/null | head -n 8); do
 	same_names "$deb"
 done
