@@ -5,11 +5,14 @@
 #include "progress.h"
 
 #include "audit_runner.h"
+#include "deb_input.h"
 #include "report/report.h"
 #include "rules.h"
 #include "util/visible.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@ struct audit_cli {
 	int fail_on; /* severity that fails, or 3 for never */
 	unsigned jobs;
 	const char *rules_dir;
+	struct deb_limits deb_limits;
 	struct audit_summary summary;
 	struct json_report *json;
 	struct sarif_report *sarif;
@@ -46,16 +50,26 @@ static void audit_help(FILE *out)
 		"      --fail-on=LEVEL    info, warning, error (default) or never\n"
 		"  -j, --jobs=N           files audited in parallel (default: one per CPU)\n"
 		"      --rules=DIR        rule catalogue and lists (default: %s)\n"
+		"      --max-unpacked=SIZE\n"
+		"                         what one .deb may decompress to (default 16G;\n"
+		"                         a K, M, G or T suffix counts in powers of 1024)\n"
+		"      --max-members=N    files, directories and links of one .deb (default %" PRIu64
+		")\n"
 		"  -h, --help             this help\n\n"
 		"Exit status: 0 nothing at or above --fail-on; 1 findings at or above it;\n"
-		"2 usage error or a file that could not be read.\n",
-		rules_default_dir());
+		"2 usage error, a file that could not be read, or a .deb over a limit.\n",
+		rules_default_dir(), DEB_DEFAULT_MAX_MEMBERS);
 }
 
-/* "elfcet: FILE: why" on stderr for a file that was not audited, escaped (visible.h). */
+/* "elfcet: [PACKAGE: ]FILE: why" on stderr for a file that was not audited, escaped
+ * (visible.h). */
 static void print_file_note(const struct file_report *rep)
 {
 	fputs("elfcet: ", stderr);
+	if (rep->package_file) { /* a file of a package: the package, then the file */
+		visible_write(stderr, rep->package_file);
+		fputs(": ", stderr);
+	}
 	visible_write(stderr, rep->path ? rep->path : "");
 	fputs(": ", stderr);
 	visible_write(stderr, rep->message ? rep->message : "");
@@ -138,6 +152,34 @@ static bool parse_fail_on(const char *arg, int *out)
 	return true;
 }
 
+/* A count or size of 1 or more, SIZE allowing a K, M, G or T suffix (powers of 1024). */
+static bool parse_limit(const char *arg, bool size, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	const char *unit;
+	char *end;
+	uint64_t n;
+	int shift;
+
+	if (!*arg || *arg < '0' || *arg > '9')
+		return false;
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (errno || n == 0)
+		return false;
+	if (*end && size && end[1] == '\0' && (unit = strchr(units, *end)) != NULL) {
+		shift = 10 * (int)(unit - units + 1);
+		if (n > (UINT64_MAX >> shift))
+			return false;
+		n <<= shift;
+		end++;
+	}
+	if (*end)
+		return false;
+	*out = n;
+	return true;
+}
+
 static int parse_options(struct audit_cli *cli, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -147,6 +189,8 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "max-unpacked", required_argument, NULL, 'U' },
+		{ "max-members", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -196,6 +240,24 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 		case 'r':
 			cli->rules_dir = optarg;
 			break;
+		case 'U':
+			if (!parse_limit(optarg, true, &cli->deb_limits.max_unpacked)) {
+				fprintf(stderr,
+					"elfcet audit: --max-unpacked takes a size of 1 "
+					"or more (bytes, or with K, M, G or T), not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'M':
+			if (!parse_limit(optarg, false, &cli->deb_limits.max_members)) {
+				fprintf(stderr,
+					"elfcet audit: --max-members takes a number of 1 or more, "
+					"not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
 		case 'h':
 			audit_help(stdout);
 			exit(EXIT_CLEAN);
@@ -212,7 +274,10 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 
 int cmd_audit(int argc, char **argv)
 {
-	struct audit_cli cli = { .fail_on = SEVERITY_ERROR };
+	struct audit_cli cli = {
+		.fail_on = SEVERITY_ERROR,
+		.deb_limits = { DEB_DEFAULT_MAX_UNPACKED, DEB_DEFAULT_MAX_MEMBERS },
+	};
 	struct audit_options opt;
 	struct path_list files;
 	struct rule_set rules;
@@ -228,6 +293,7 @@ int cmd_audit(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	opt.rules = &rules;
+	opt.deb_limits = &cli.deb_limits;
 	path_walk(argv + optind, (size_t)(argc - optind), stdin, stderr, &files);
 	if (cli.format == FORMAT_JSON)
 		cli.json = report_json_begin(stdout);

@@ -21,12 +21,35 @@ static bool marking_damaged(const struct problem_list *problems)
 	return false;
 }
 
+/* A separate debug file (objcopy --only-keep-debug, eu-strip -f, dh_strip's files under
+ * /usr/lib/debug) keeps the program headers of the file it was split from but none of
+ * its code: its executable segments have no bytes in the file. Nothing of it ever runs.
+ * (A data-only library, with no executable segment at all, is still loaded and checked
+ * by ld.so, so it is not one of these.) */
+static bool code_left_out(const struct elf_model *m)
+{
+	bool exec_segment = false;
+	size_t i;
+
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (ph->p_filesz)
+			return false;
+		exec_segment = true;
+	}
+	return exec_segment;
+}
+
 static void decide_verdicts(const struct elf_model *m, struct file_report *rep)
 {
 	const struct property_note *note = &rep->props.note;
 	uint32_t bits = note->has_feature_1_and ? note->feature_1_and : 0;
+	bool runs = !code_left_out(m);
 	struct verdict_input in = {
-		.applicable = true,
+		.applicable = runs,
 		.marking_damaged = marking_damaged(&rep->problems),
 		.findings = &rep->findings,
 	};
@@ -35,7 +58,7 @@ static void decide_verdicts(const struct elf_model *m, struct file_report *rep)
 	in.marked = bits & FEATURE_1_IBT;
 	rep->ibt = verdict_decide(CET_IBT, &in);
 	/* User shadow stacks exist for 64-bit processes only. */
-	in.applicable = m->elf_class == ELFCLASS64;
+	in.applicable = runs && m->elf_class == ELFCLASS64;
 	in.marked = bits & FEATURE_1_SHSTK;
 	rep->shstk = verdict_decide(CET_SHSTK, &in);
 }
@@ -119,6 +142,9 @@ void audit_image(const char *name, const unsigned char *image, size_t size,
 void file_report_free(struct file_report *rep)
 {
 	free(rep->path);
+	free(rep->package);
+	free(rep->package_version);
+	free(rep->package_file);
 	free(rep->message);
 	free(rep->interp);
 	problem_list_free(&rep->problems);

@@ -10,9 +10,11 @@
 #include <stdbool.h>
 
 struct rule_set;
+struct deb_limits;
 
 struct audit_options {
 	const struct rule_set *rules;
+	const struct deb_limits *deb_limits; /* for packages; NULL: the defaults */
 };
 
 enum report_status {
@@ -25,6 +27,7 @@ enum report_status {
 struct file_report {
 	char *path;
 	char *package, *package_version; /* the .deb the file came from, or NULL */
+	char *package_file;		 /* that .deb's path, for messages */
 	enum report_status status;
 	char *message; /* for SKIPPED and ERROR */
 	int elf_class; /* 32 or 64 */

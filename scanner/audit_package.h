@@ -4,15 +4,14 @@
 
 #include "audit.h"
 
-struct report_batch {
-	struct file_report *items;
-	size_t count, cap;
-};
+/* Takes REP: its contents are the callee's to free (file_report_free). */
+typedef void (*audit_sink_fn)(struct file_report *rep, void *ctx);
 
-/* Audits every ELF file of the package at PATH into OUT, in archive order, each report
- * naming the file as installed and the package's name and version; a package that cannot
- * be read ends OUT with an error report for PATH. */
-void audit_package(const char *path, const struct audit_options *opt, struct report_batch *out);
-void report_batch_free(struct report_batch *b);
+/* Audits every ELF file of the package at PATH, handing each report to SINK as soon as
+ * it is made, in archive order, each naming the file as installed and the package's
+ * name, version and path; a package that cannot be read ends with an error report for
+ * PATH saying why (nothing at all for a package without ELF files). */
+void audit_package(const char *path, const struct audit_options *opt, audit_sink_fn sink,
+		   void *ctx);
 
 #endif

@@ -1,17 +1,21 @@
 /* Reading a Debian binary package without unpacking it.
  *
- * A .deb is an ar archive: debian-binary, control.tar[.gz|.xz|.zst], data.tar[...]. Both
- * tar members are read as streams inside the outer stream (libarchive decompresses each),
- * so the package is read once, front to back, whatever its size. */
+ * A .deb is an ar archive: debian-binary, control.tar[.EXT], data.tar[.EXT], and members
+ * after data.tar that readers ignore (deb(5)). Both tar members are read as streams
+ * inside the outer stream (deb_stream), so the package is read once, front to back,
+ * whatever its size. Names are the archive's bytes: libarchive converts pax names to the
+ * locale's character set, so the package is read in the C locale, where any name that is
+ * not ASCII fails that conversion and keeps its bytes. */
 #include "config.h"
 
 #include "deb_input.h"
+
+#include "deb_data.h"
+#include "deb_stream.h"
 #include "util/xalloc.h"
 
-#include <archive.h>
-#include <archive_entry.h>
-#include <elf.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +23,6 @@
 
 #define AR_MAGIC "!<arch>\n"
 #define DEB_FIRST_MEMBER "debian-binary"
-
-/* An ELF file larger than this in a package is refused rather than read into memory. */
-#define MEMBER_MAX ((size_t)4 << 30)
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -48,44 +49,6 @@ bool deb_is_package(const char *path)
 		      sizeof(DEB_FIRST_MEMBER) - 1) == 0;
 }
 
-/* The outer archive's current member as the input of an inner archive. */
-struct member_stream {
-	struct archive *outer;
-	char buf[64 * 1024];
-};
-
-static la_ssize_t member_read(struct archive *inner, void *ctx, const void **out)
-{
-	struct member_stream *ms = ctx;
-	la_ssize_t n = archive_read_data(ms->outer, ms->buf, sizeof(ms->buf));
-
-	(void)inner;
-	*out = ms->buf;
-	return n;
-}
-
-static struct archive *open_member(struct member_stream *ms)
-{
-	struct archive *a = archive_read_new();
-
-	if (!a)
-		return NULL;
-	archive_read_support_filter_all(a);
-	archive_read_support_format_tar(a);
-	if (archive_read_open(a, ms, NULL, member_read, NULL) != ARCHIVE_OK) {
-		archive_read_free(a);
-		return NULL;
-	}
-	return a;
-}
-
-/* WHAT, with libarchive's reason when it has one. */
-static int fail(struct elfcet_error *err, const char *what, struct archive *a)
-{
-	return error_set(err, "%s%s%s", what, a && archive_error_string(a) ? ": " : "",
-			 a && archive_error_string(a) ? archive_error_string(a) : "");
-}
-
 /* Copies the value of FIELD ("Package") from the control file TEXT into OUT. */
 static void control_field(const char *text, const char *field, char *out, size_t outlen)
 {
@@ -108,155 +71,112 @@ static void control_field(const char *text, const char *field, char *out, size_t
 	}
 }
 
-static int read_control(struct member_stream *ms, struct deb_package *pkg, struct elfcet_error *err)
+/* The first 64 KiB of the control file hold Package and Version. */
+static int read_control(struct deb_reader *r, const char *member, struct deb_package *pkg,
+			struct elfcet_error *err)
 {
-	struct archive *a = open_member(ms);
+	struct archive *a = deb_open_tar(r, member, DEB_CONTROL, err);
 	struct archive_entry *e;
 	char text[64 * 1024];
-	int rc = -1;
+	int rc;
 
 	if (!a)
-		return fail(err, "cannot read control archive", ms->outer);
-	while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+		return -1;
+	while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
 		const char *name = archive_entry_pathname(e);
+		size_t got = 0;
 		la_ssize_t n;
 
+		if (deb_count_entry(r, a, e, err) != 0) {
+			struct elfcet_error inner = *err;
+
+			deb_close_tar(r, a);
+			return error_set(err, "%s: %s", member, inner.text);
+		}
 		if (!name || (strcmp(name, "./control") != 0 && strcmp(name, "control") != 0))
 			continue;
-		n = archive_read_data(a, text, sizeof(text) - 1);
-		if (n < 0)
-			break;
-		text[n] = '\0';
+		while (got < sizeof(text) - 1 &&
+		       (n = archive_read_data(a, text + got, sizeof(text) - 1 - got)) > 0)
+			got += (size_t)n;
+		text[got] = '\0';
 		control_field(text, "Package", pkg->name, sizeof(pkg->name));
 		control_field(text, "Version", pkg->version, sizeof(pkg->version));
-		rc = pkg->name[0] && pkg->version[0] ? 0 : -1;
 		break;
 	}
-	if (rc != 0)
-		fail(err, "no Package and Version in the control file", NULL);
-	archive_read_free(a);
-	return rc;
+	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN && rc != ARCHIVE_EOF) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s: cannot read", member);
+		deb_fail(err, what, a);
+		deb_close_tar(r, a);
+		return -1;
+	}
+	deb_close_tar(r, a);
+	if (!pkg->name[0] || !pkg->version[0])
+		return error_set(err, "%s: no Package and Version in the control file", member);
+	return 0;
 }
 
-/* The member's contents when it starts like an ELF file, else NULL (*SIZE 0). */
-static unsigned char *read_elf_member(struct archive *a, struct archive_entry *e, size_t *size,
-				      struct elfcet_error *err, bool *failed)
+static int read_members(struct deb_reader *r, const char *path, deb_file_fn fn, void *ctx,
+			struct elfcet_error *err)
 {
-	unsigned char magic[SELFMAG], *image;
-	size_t want, got = SELFMAG;
-	la_ssize_t n;
-
-	*size = 0;
-	n = archive_read_data(a, magic, sizeof(magic));
-	if (n < 0) {
-		*failed = true;
-		fail(err, "cannot read data archive", a);
-		return NULL;
-	}
-	if (n < SELFMAG || memcmp(magic, ELFMAG, SELFMAG) != 0)
-		return NULL;
-	want = (size_t)archive_entry_size(e);
-	if (!archive_entry_size_is_set(e) || want < SELFMAG || want > MEMBER_MAX) {
-		*failed = true;
-		error_set(err, "%s: member size unknown or too large", archive_entry_pathname(e));
-		return NULL;
-	}
-	image = malloc(want); /* the member's size, bounded above: its own error */
-	if (!image) {
-		*failed = true;
-		error_set(err, "%s: out of memory", archive_entry_pathname(e));
-		return NULL;
-	}
-	memcpy(image, magic, SELFMAG);
-	while (got < want && (n = archive_read_data(a, image + got, want - got)) > 0)
-		got += (size_t)n;
-	if (got < want) {
-		free(image);
-		*failed = true;
-		fail(err, "data archive ends inside a member", a);
-		return NULL;
-	}
-	*size = want;
-	return image;
-}
-
-static int read_data(struct member_stream *ms, const struct deb_package *pkg, deb_file_fn fn,
-		     void *ctx, struct elfcet_error *err)
-{
-	struct archive *a = open_member(ms);
-	struct archive_entry *e;
-	char path[4096];
-	bool failed = false;
-	int r;
-
-	if (!a)
-		return fail(err, "cannot read data archive", ms->outer);
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e);
-		unsigned char *image;
-		size_t size;
-
-		if (!name || archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e))
-			continue;
-		/* "./usr/bin/ls" is installed as "/usr/bin/ls". */
-		if (name[0] == '.' && name[1] == '/')
-			name++;
-		snprintf(path, sizeof(path), "%s%s", name[0] == '/' ? "" : "/", name);
-		image = read_elf_member(a, e, &size, err, &failed);
-		if (failed)
-			break;
-		if (image)
-			fn(pkg, path, image, size, ctx);
-	}
-	if (!failed && r != ARCHIVE_EOF) {
-		fail(err, "cannot read data archive", a);
-		failed = true;
-	}
-	archive_read_free(a);
-	return failed ? -1 : 0;
-}
-
-int deb_read(const char *path, deb_file_fn fn, void *ctx, struct elfcet_error *err)
-{
-	struct member_stream *ms = xmalloc(sizeof(*ms));
 	struct deb_package pkg = { .name = "" };
 	struct archive_entry *e;
-	bool control = false, data = false;
-	int rc = 0, r = ARCHIVE_OK;
+	bool control = false;
+	int rc;
 
-	ms->outer = archive_read_new();
-	if (!ms->outer) {
-		free(ms);
-		return fail(err, "out of memory", NULL);
-	}
-	archive_read_support_format_ar(ms->outer);
-	if (archive_read_open_filename(ms->outer, path, 64 * 1024) != ARCHIVE_OK) {
-		rc = fail(err, "cannot open package", ms->outer);
-		goto out;
-	}
-	while (rc == 0 && (r = archive_read_next_header(ms->outer, &e)) == ARCHIVE_OK) {
+	if (archive_read_open_filename(r->outer, path, 64 * 1024) != ARCHIVE_OK)
+		return deb_fail(err, "cannot open package", r->outer);
+	while ((rc = archive_read_next_header(r->outer, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 
 		if (!name)
 			continue;
 		if (strncmp(name, "control.tar", 11) == 0) {
-			rc = read_control(ms, &pkg, err);
-			control = rc == 0;
+			if (read_control(r, name, &pkg, err) != 0)
+				return -1;
+			control = true;
 		} else if (strncmp(name, "data.tar", 8) == 0) {
-			if (!control) {
-				rc = fail(err, "data archive before the control archive", NULL);
-				break;
-			}
-			rc = read_data(ms, &pkg, fn, ctx, err);
-			data = true;
+			struct archive *a;
+			int data_rc;
+
+			if (!control)
+				return error_set(err, "%s before the control archive", name);
+			a = deb_open_tar(r, name, DEB_DATA, err);
+			if (!a)
+				return -1;
+			data_rc = deb_read_data(r, a, name, &pkg, fn, ctx, err);
+			deb_close_tar(r, a);
+			return data_rc; /* what follows data.tar is for later formats */
 		}
 	}
-	if (rc == 0 && r != ARCHIVE_EOF)
-		rc = fail(err, "cannot read package", ms->outer);
-	else if (rc == 0 && !data)
-		rc = fail(err, "no data archive in the package", NULL);
+	return rc == ARCHIVE_EOF ? error_set(err, "no data archive in the package")
+				 : deb_fail(err, "cannot read package", r->outer);
+}
+
+int deb_read(const char *path, const struct deb_limits *limits, deb_file_fn fn, void *ctx,
+	     struct elfcet_error *err)
+{
+	struct deb_reader *r = xcalloc(1, sizeof(*r));
+	locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0), saved = (locale_t)0;
+	int rc = -1;
+
+	if (c_locale)
+		saved = uselocale(c_locale);
+	r->limits = limits;
+	r->outer = archive_read_new();
+	if (!r->outer) {
+		error_set(err, "out of memory");
+		goto out;
+	}
+	archive_read_support_format_ar(r->outer);
+	rc = read_members(r, path, fn, ctx, err);
+	archive_read_free(r->outer);
 out:
-	archive_read_free(ms->outer);
-	free(ms);
+	if (c_locale) {
+		uselocale(saved);
+		freelocale(c_locale);
+	}
+	free(r);
 	return rc;
 }

@@ -6,7 +6,9 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/audit.c scanner/audit.h \
 	scanner/audit_package.c scanner/audit_package.h \
 	scanner/audit_runner.c scanner/audit_runner.h \
+	scanner/deb_data.c scanner/deb_data.h \
 	scanner/deb_input.c scanner/deb_input.h \
+	scanner/deb_stream.c scanner/deb_stream.h \
 	scanner/path_walk.c scanner/path_walk.h \
 	scanner/problem.c scanner/problem.h \
 	scanner/rules.c scanner/rules.h \

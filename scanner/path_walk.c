@@ -20,10 +20,17 @@ struct file_id {
 	ino_t ino;
 };
 
+/* A file listed under the name of a link found in a tree, at entry INDEX. */
+struct link_claim {
+	struct file_id id; /* first: id_compare compares claims too */
+	size_t index;
+};
+
 struct walk {
 	struct path_list *out;
 	FILE *errs;
 	void *seen;	  /* tsearch tree of struct file_id: files and directories visited */
+	void *linked;	  /* tsearch tree of struct link_claim: files reached by links only */
 	const char *root; /* the root links resolve in, while walking a tree; else NULL */
 };
 
@@ -75,6 +82,58 @@ static struct path_entry *add(struct walk *w, const char *path, bool named)
 	e->path = xstrdup(path);
 	e->named = named;
 	return e;
+}
+
+/* The file SB, reached through the link PATH found in a tree (read at OPEN when not
+ * NULL): listed under the link's name unless the walk reached the file itself, or
+ * another link to it, first. */
+static void add_link(struct walk *w, const char *path, const struct stat *sb, const char *open)
+{
+	struct file_id id = { sb->st_dev, sb->st_ino };
+	struct link_claim *claim;
+	struct path_entry *e;
+
+	if (tfind(&id, &w->seen, id_compare) || tfind(&id, &w->linked, id_compare))
+		return;
+	claim = xmalloc(sizeof(*claim));
+	claim->id = id;
+	claim->index = w->out->count;
+	tsearch(claim, &w->linked, id_compare);
+	e = add(w, path, false);
+	if (open)
+		e->open = xstrdup(open);
+}
+
+/* The walk reached the file SB itself: a link that listed it before gives way, so that
+ * a file is named as it is, not as the first link the sorted walk meets (libfoo.so.1
+ * before libfoo.so.1.2.3), the way a package names it. */
+static void unclaim(struct walk *w, const struct stat *sb)
+{
+	struct file_id id = { sb->st_dev, sb->st_ino };
+	void *slot = tfind(&id, &w->linked, id_compare);
+	struct link_claim *claim;
+	struct path_entry *e;
+
+	if (!slot)
+		return;
+	claim = *(struct link_claim **)slot;
+	e = &w->out->items[claim->index];
+	free(e->path);
+	free(e->open);
+	e->path = e->open = NULL; /* dropped when the walk ends */
+	tdelete(claim, &w->linked, id_compare);
+	free(claim);
+}
+
+/* Removes the entries unclaim emptied, keeping the order of the rest. */
+static void drop_unclaimed(struct path_list *l)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < l->count; i++)
+		if (l->items[i].path)
+			l->items[k++] = l->items[i];
+	l->count = k;
 }
 
 static bool below(const char *path, const char *dir)
@@ -177,8 +236,8 @@ static void walk_link(struct walk *w, const char *path)
 	st = resolve_in(w->root, &cur, text, &links);
 	if (st == RESOLVED && stat(cur, &sb) == 0) {
 		/* a link to a directory is not followed: that is how trees loop */
-		if (!S_ISDIR(sb.st_mode) && first_visit(w, &sb) && S_ISREG(sb.st_mode))
-			add(w, path, false)->open = xstrdup(cur);
+		if (S_ISREG(sb.st_mode))
+			add_link(w, path, &sb, cur);
 	} else if (st != RESOLVED && stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
 		/* What the host would have given: said, never read. (A link dangling on the
 		 * host too, or to a directory, was no file to audit before either.) */
@@ -252,11 +311,18 @@ static void walk_path(struct walk *w, const char *path, bool named)
 		}
 		if (S_ISDIR(sb.st_mode) && !named)
 			return;
+		if (!named) {
+			if (S_ISREG(sb.st_mode))
+				add_link(w, path, &sb, NULL);
+			return;
+		}
 	} else {
 		sb = lsb;
 	}
 	if (!first_visit(w, &sb))
 		return;
+	if (S_ISREG(sb.st_mode))
+		unclaim(w, &sb);
 	if (S_ISDIR(sb.st_mode) && named) {
 		/* a tree: its links resolve inside its root */
 		char *real = realpath(path, NULL);
@@ -304,7 +370,9 @@ void path_walk(char *const *args, size_t nargs, FILE *in, FILE *errs, struct pat
 		else
 			walk_path(&w, args[i], true);
 	}
+	drop_unclaimed(out);
 	tdestroy(w.seen, free_id);
+	tdestroy(w.linked, free_id);
 }
 
 void path_list_free(struct path_list *list)

@@ -21,7 +21,10 @@ struct path_list {
 
 /* Expands ARGS: files as they are, directories recursively (entries sorted by name,
  * symbolic links to directories not followed), "-" as a list of paths read from IN, one
- * per line. A file reached twice (links, overlapping arguments) is listed once.
+ * per line. A file reached twice (links, overlapping arguments) is listed once: under
+ * the first name the walk reaches it by, except that a symbolic link found in a
+ * directory gives way to the file's own name when the walk reaches that too (as a
+ * package names its files: libfoo.so.1.2.3, not the libfoo.so.1 link sorted before it).
  * Problems are reported on ERRS as "elfcet: PATH: problem" lines and counted.
  *
  * A symbolic link found in a directory tree resolves inside the tree's root, as it would

@@ -3,7 +3,7 @@
  * patched copy of a real program or as a small file made from nothing.
  *
  *   elf-hostile set-dyn TAG VALUE IN OUT        a dynamic entry's value
- *   elf-hostile set-shdr NAME FIELD VALUE IN OUT    FIELD: size offset type
+ *   elf-hostile set-shdr NAME FIELD VALUE IN OUT    FIELD: size offset type addr
  *   elf-hostile set-phdr TYPE FIELD VALUE IN OUT    the first header of TYPE;
  *                                               FIELD: type offset vaddr filesz memsz
  *   elf-hostile no-sections IN OUT              e_shoff, e_shnum, e_shstrndx = 0
@@ -176,8 +176,10 @@ static void set_shdr(struct image *im, const char *name, const char *field, uint
 		set(im, at + (im->is64 ? 24 : 16), word(im), v);
 	else if (strcmp(field, "type") == 0)
 		set(im, at + 4, 4, v);
+	else if (strcmp(field, "addr") == 0)
+		set(im, at + (im->is64 ? 16 : 12), word(im), v);
 	else
-		die("unknown section header field (size offset type)");
+		die("unknown section header field (size offset type addr)");
 }
 
 static void set_dyn(struct image *im, int64_t tag, uint64_t v)

@@ -27,6 +27,12 @@ big64=0x7ffffffffff00000
 "$hostile" set-shdr .plt size $big64 "$dir/h64" "$dir/plt-size"
 "$hostile" set-shdr .plt.got size $big64 "$dir/h64" "$dir/plt-got-size"
 "$hostile" set-shdr .plt.sec size $big64 "$dir/hpltsec" "$dir/plt-sec-size"
+# PLT sections at the top of the address space, in a separate debug file (no code bytes
+# anywhere) and in a program: an entry address plus its size wraps.
+objcopy --only-keep-debug "$dir/h64" "$dir/h64.debug"
+"$hostile" set-shdr .plt.got addr 0xffffffffffffffff "$dir/h64.debug" "$dir/plt-got-top-debug"
+"$hostile" set-shdr .plt addr 0xfffffffffffffff8 "$dir/h64.debug" "$dir/plt-top-debug"
+"$hostile" set-shdr .plt.sec addr 0xfffffffffffffff0 "$dir/hpltsec" "$dir/plt-sec-top"
 "$hostile" no-sections "$dir/h64" "$dir/no-sections"
 size=$(stat -c %s "$dir/h64")
 head -c $((size - 100)) "$dir/h64" >"$dir/sections-cut"
@@ -36,7 +42,8 @@ head -c $((size - 100)) "$dir/h64" >"$dir/sections-cut"
 # Each audit must end within 10 s (a second is plenty; sanitizers are slow), without a
 # signal: exit 0, 1 or 2.
 for f in init-arraysz-64 init-arraysz-32 init-array-static plt-size plt-got-size \
-	plt-sec-size no-sections sections-cut eh-hdr-at-end eh-hdr-wrap; do
+	plt-sec-size plt-got-top-debug plt-top-debug plt-sec-top no-sections sections-cut \
+	eh-hdr-at-end eh-hdr-wrap; do
 	set +e
 	timeout 10 "$ELFCET" audit -q "$dir/$f" >"$dir/$f.out" 2>"$dir/$f.err"
 	status=$?

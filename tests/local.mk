@@ -88,6 +88,11 @@ tests/resource-bounds.log: tests/elf-hostile elfcet/elfcet
 EXTRA_DIST += tests/mark-hostile.sh
 tests/mark-hostile.log: tests/elf-hostile tests/elf-damage elfcet/elfcet
 
+# Hostile and unusual .deb files (issue 35), made by the script from small trees.
+TESTS += tests/deb-hostile.sh
+EXTRA_DIST += tests/deb-hostile.sh
+tests/deb-hostile.log: tests/elf-hostile elfcet/elfcet
+
 # End-to-end: the tool on real binaries.
 TESTS += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh
 EXTRA_DIST += tests/corpus-notes.sh tests/readelf-agree.sh tests/bad-input.sh tests/valgrind.sh

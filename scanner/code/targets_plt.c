@@ -80,13 +80,15 @@ static uint64_t plt_extent(const struct code_ctx *c, const GElf_Shdr *sh)
 	return sh->sh_size < avail ? sh->sh_size : avail;
 }
 
+/* Entries are walked by their offset in the section: an address near the top of the
+ * address space would wrap (a section at 0xffffffffffffffff looped for 2^61 steps). */
 static void name_entries(struct code_ctx *c, const GElf_Shdr *sh, uint64_t entsize, uint64_t first)
 {
-	uint64_t e, size = plt_extent(c, sh), got = 0;
+	uint64_t off, size = plt_extent(c, sh), got = 0;
 
 	elf_model_dynamic_value(c->m, DT_PLTGOT, &got);
-	for (e = sh->sh_addr + first; e + entsize <= sh->sh_addr + size; e += entsize) {
-		uint64_t slot, name;
+	for (off = first; off <= size && entsize <= size - off; off += entsize) {
+		uint64_t e = sh->sh_addr + off, slot, name;
 
 		if (entry_slot(c, e, entsize, got, &slot) &&
 		    addr_map_get(&c->slot_symbol, slot, &name))
@@ -122,11 +124,11 @@ void targets_plt(struct code_ctx *c)
 
 	find_sections(c, &ps);
 	if (ps.has_plt_sec) {
-		uint64_t es = entry_size(&ps.plt_sec, 16), e, size = plt_extent(c, &ps.plt_sec);
+		uint64_t es = entry_size(&ps.plt_sec, 16), off, size = plt_extent(c, &ps.plt_sec);
 
 		name_entries(c, &ps.plt_sec, es, 0);
-		for (e = ps.plt_sec.sh_addr; e + es <= ps.plt_sec.sh_addr + size; e += es)
-			code_add_target(c, e, VIA_PLT, 0);
+		for (off = 0; es <= size - off; off += es)
+			code_add_target(c, ps.plt_sec.sh_addr + off, VIA_PLT, 0);
 	} else if (ps.has_plt) {
 		name_entries(c, &ps.plt, entry_size(&ps.plt, 16), entry_size(&ps.plt, 16));
 	}

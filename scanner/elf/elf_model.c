@@ -323,7 +323,9 @@ static enum elf_open_status load_headers(struct elf_model *m, struct elfcet_erro
 	for (i = 0; i < m->phnum; i++) {
 		const GElf_Phdr *ph = &m->phdrs[i];
 
-		if (ph->p_type == PT_LOAD &&
+		/* A segment with no file bytes reads nothing (a separate debug file's
+		 * segments point past its end). */
+		if (ph->p_type == PT_LOAD && ph->p_filesz &&
 		    (ph->p_offset > m->size || ph->p_filesz > m->size - ph->p_offset))
 			return fail(err, ELF_OPEN_ERROR,
 				    "truncated: segment %zu (PT_LOAD at offset 0x%llx, 0x%llx "
