@@ -68,6 +68,15 @@ def locate($maps; $addr):
 
 def features_text: if . == null then "none" else v::hex end;
 
+# Whether the feature ("ibt", "shstk") was still on when the program ended, from the
+# x86_Thread_features line the runner copied at the exit stop: a CET ld.so turns off at
+# start-up what not every loaded object is marked for. True when no exit reading exists
+# (a kernel or runner that does not give one): then the exec reading alone decides.
+def still_enabled($name):
+	(.status_exit // {}) as $s
+	| ($s | to_entries | map(select(.key | test("thread_features$"; "i"))) | first) as $line
+	| if $line == null then true else ($line.value | split(" ") | index($name)) != null end;
+
 # What the kernel does at exec, by elfcet's reading of the note it reads.
 def expected_exec($reader; $from):
 	$reader.consumers.kernel as $k
@@ -273,7 +282,8 @@ def real_check($check; $bit; $verdict; $runs):
 	  else
 	    [ $ran[] | ((.result_line | status_reading).features // 0) as $feat
 	      | cp_fault(.result_line) as $cp
-	      | {feat: $feat, enforced: ((($feat / $bit) | floor) % 2 == 1), cp: $cp,
+	      | {feat: $feat, enforced: ((($feat / $bit) | floor) % 2 == 1 and (.result_line | still_enabled($check))),
+		 cp: $cp,
 		 hit: (if $cp == null then null else [$cp.hits[] | select(.rule | startswith($check))] | first end),
 		 ours: ($cp != null and ($cp.kind == $check or $cp.kind == null))} ] as $each
 	    | ([$each[] | select(.enforced)]) as $enf
@@ -282,7 +292,7 @@ def real_check($check; $bit; $verdict; $runs):
 	    | ([$enf[] | select(.cp != null and (.ours | not))]) as $other
 	    | if ($enf | length) == 0 then
 		{check: $check, verdict: $verdict, result: "not exercised",
-		 evidence: "the kernel enabled no \($check) for this process (note read: \($each[0].feat | if . == 0 then "none" else v::hex end))"}
+		 evidence: "\($check) was not enforced for this process: the kernel did not enable it, or the loader turned it off (note read: \($each[0].feat | if . == 0 then "none" else v::hex end))"}
 	      elif ($missed | length) > 0 then
 		{check: $check, verdict: $verdict, result: "contradicted",
 		 evidence: ($missed[0].cp | cp_text + ", where the audit names no \($check) finding"

@@ -499,7 +499,11 @@ static void run_job(const struct job *job, int kmsg)
 			continue;
 		}
 		if ((status >> 8) == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
-			/* About to exit (or to die of a signal): memory still mapped. */
+			/* About to exit (or to die of a signal): memory still mapped. The
+			 * status now shows what the program's loader left of the features
+			 * the kernel enabled at exec (a CET ld.so disables and locks). */
+			if (exec_stopped)
+				emit_x86_status(&j, "status_exit", pid);
 			if (exec_stopped && !maps_done) {
 				emit_maps(&j, pid);
 				maps_done = true;
