@@ -41,6 +41,8 @@
 
 #define ARCH_X86_CET_STATUS	0x3001
 #define ARCH_X86_CET_DISABLE	0x3002
+#define ARCH_X86_CET_LOCK	0x3003
+#define ARCH_X86_CET_ALLOC_SHSTK	0x3004
 #define ARCH_X86_CET_WRSS	0x3010
 #define ARCH_X86_CET_UNLOCK	0x3011
 #define PTRACE_ARCH_PRCTL_REQ	30
@@ -216,22 +218,63 @@ static void test_arch_prctl(void)
 	check_failed_with("shstk.prctl.unlock_self_refused", r, err, cet_kernel ? EPERM : EINVAL);
 
 	/*
-	 * 0x3004 and 0x3005 were ALLOC_SHSTK and a legacy-bitmap call of the
-	 * out-of-tree CET series; v1 had WRSS and UNLOCK there (EOPNOTSUPP and
-	 * EPERM here).  They must be unknown calls on every kernel.
+	 * 0x3005-0x3007 were the legacy-bitmap calls of the out-of-tree CET
+	 * series; v1 had UNLOCK at 0x3005 (EPERM here).  They must be unknown
+	 * calls on every kernel.  0x3004 is ALLOC_SHSTK (next check).
 	 */
-	long r4, r5;
-	int e4, e5;
+	long r5, r6, r7;
+	int e5, e6, e7;
 
-	errno = 0;
-	r4 = arch_prctl(0x3004, 1);
-	e4 = errno;
 	errno = 0;
 	r5 = arch_prctl(0x3005, 0);
 	e5 = errno;
-	check("shstk.prctl.old_numbers_unused", r4 == -1 && e4 == EINVAL && r5 == -1 && e5 == EINVAL,
-	      "0x3004: %ld (%s), 0x3005: %ld (%s), both must be EINVAL", r4,
-	      r4 == -1 ? strerrorname_np(e4) : "-", r5, r5 == -1 ? strerrorname_np(e5) : "-");
+	errno = 0;
+	r6 = arch_prctl(0x3006, 0);
+	e6 = errno;
+	errno = 0;
+	r7 = arch_prctl(0x3007, 0);
+	e7 = errno;
+	check("shstk.prctl.old_numbers_unused", r5 == -1 && e5 == EINVAL && r6 == -1 &&
+	      e6 == EINVAL && r7 == -1 && e7 == EINVAL,
+	      "0x3005: %ld (%s), 0x3006: %ld (%s), 0x3007: %ld (%s), all must be EINVAL", r5,
+	      r5 == -1 ? strerrorname_np(e5) : "-", r6, r6 == -1 ? strerrorname_np(e6) : "-",
+	      r7, r7 == -1 ? strerrorname_np(e7) : "-");
+
+	/*
+	 * ARCH_X86_CET_ALLOC_SHSTK, glibc 2.36's makecontext() call: the u64
+	 * size is read first (EFAULT), checked (EINVAL: 0, not a multiple of
+	 * 8), then EOPNOTSUPP without CPU support; kernels without the series
+	 * or with CET off know no such call (EINVAL).  With a shadow stack the
+	 * call succeeds (hw.shstk.alloc_shstk checks what it made).
+	 */
+	uint64_t sz0 = 0, sz12 = 12, szok = 1024;
+	long rf, r0, r12, rok;
+	int ef, e0, e12, eok;
+	int want_fault = cet_kernel ? EFAULT : EINVAL;
+	int want_ok = cet_kernel ? EOPNOTSUPP : EINVAL;
+
+	errno = 0;
+	rf = arch_prctl(ARCH_X86_CET_ALLOC_SHSTK, 8);
+	ef = errno;
+	errno = 0;
+	r0 = arch_prctl(ARCH_X86_CET_ALLOC_SHSTK, (unsigned long)&sz0);
+	e0 = errno;
+	errno = 0;
+	r12 = arch_prctl(ARCH_X86_CET_ALLOC_SHSTK, (unsigned long)&sz12);
+	e12 = errno;
+	errno = 0;
+	rok = arch_prctl(ARCH_X86_CET_ALLOC_SHSTK, (unsigned long)&szok);
+	eok = errno;
+	if (cpu_shstk && rok == 0)
+		munmap((void *)szok, 4096);
+	check("shstk.prctl.alloc_shstk_args",
+	      rf == -1 && ef == want_fault && r0 == -1 && e0 == EINVAL && r12 == -1 &&
+		      e12 == EINVAL && (cpu_shstk ? rok == 0 : rok == -1 && eok == want_ok),
+	      "unreadable u64: %ld (%s, want %s); size 0: %ld (%s); size 12: %ld (%s); "
+	      "size 1024: %ld (%s, want %s)", rf, rf == -1 ? strerrorname_np(ef) : "-",
+	      strerrorname_np(want_fault), r0, r0 == -1 ? strerrorname_np(e0) : "-", r12,
+	      r12 == -1 ? strerrorname_np(e12) : "-", rok, rok == -1 ? strerrorname_np(eok) : "-",
+	      cpu_shstk ? "success" : strerrorname_np(want_ok));
 }
 
 /* A child stopped under ptrace, for the ptrace checks */
@@ -1201,6 +1244,147 @@ static void test_pivot(void)
 }
 
 /*
+ * What glibc 2.36's makecontext() and setcontext() do with a shadow stack
+ * (__push___start_context, setcontext.S), on a stack from
+ * ARCH_X86_CET_ALLOC_SHSTK.  ctx_round_trip(top, seen), top = base + size:
+ *   makecontext: RSTORSSP onto the kernel's token at top - 8, SAVEPREVSSP,
+ *     CALL (its return address, the context's entry, goes to the new
+ *     shadow stack), then RSTORSSP back and SAVEPREVSSP, which leaves a
+ *     restore token below the context's SSP;
+ *   setcontext: RSTORSSP onto that token, SAVEPREVSSP, RET to the entry
+ *     (the shadow stack must hold it), a CALL and RET there, and back to
+ *     the caller's shadow stack the same way.
+ * seen[]: 0 the caller's SSP, 1 the context's SSP after makecontext,
+ * 2 the SSP back from it, 3 the SSP at the entry, 4 the SSP in a function
+ * called there, 5 the SSP back from the context.
+ */
+void ctx_round_trip(uint64_t top, uint64_t *seen);
+asm(".pushsection .text\n"
+    ".globl ctx_round_trip\n"
+    "ctx_round_trip:\n\t"
+    "xor %r8, %r8\n\t"
+    "rdsspq %r8\n\t"
+    "mov %r8, 0(%rsi)\n\t"
+    "rstorssp -8(%rdi)\n\t"
+    "saveprevssp\n\t"
+    "call 1f\n"
+    "2:\tjmp 3f\n"
+    "1:\tadd $8, %rsp\n\t"
+    "xor %r9, %r9\n\t"
+    "rdsspq %r9\n\t"
+    "mov %r9, 8(%rsi)\n\t"
+    "rstorssp -8(%r8)\n\t"
+    "saveprevssp\n\t"
+    "xor %rax, %rax\n\t"
+    "rdsspq %rax\n\t"
+    "mov %rax, 16(%rsi)\n\t"
+    "rdsspq %r8\n\t"
+    "rstorssp -8(%r9)\n\t"
+    "saveprevssp\n\t"
+    "lea 2b(%rip), %rax\n\t"
+    "push %rax\n\t"
+    "ret\n"
+    "3:\txor %rax, %rax\n\t"
+    "rdsspq %rax\n\t"
+    "mov %rax, 24(%rsi)\n\t"
+    "call ctx_leaf\n\t"
+    "mov %rax, 32(%rsi)\n\t"
+    "rstorssp -8(%r8)\n\t"
+    "saveprevssp\n\t"
+    "xor %rax, %rax\n\t"
+    "rdsspq %rax\n\t"
+    "mov %rax, 40(%rsi)\n\t"
+    "ret\n"
+    "ctx_leaf:\n\t"
+    "xor %rax, %rax\n\t"
+    "rdsspq %rax\n\t"
+    "ret\n"
+    ".popsection");
+
+#define CTX_SHSTK_SIZE 1024	/* what makecontext() asks for a 32 KiB stack */
+
+struct ctx_seen {
+	uint64_t base, token, mapped_ss, after[6], new_top_entry, below_top_entry;
+};
+
+/* glibc locks its features at start-up, then calls makecontext() */
+static void do_alloc_shstk(void *arg)
+{
+	struct ctx_seen *c = arg;
+	uint64_t v = CTX_SHSTK_SIZE, top;
+	int found;
+
+	if (arch_prctl(ARCH_X86_CET_LOCK, 0))
+		_exit(3);
+	if (arch_prctl(ARCH_X86_CET_ALLOC_SHSTK, (unsigned long)&v))
+		_exit(2);
+	c->base = v;
+	top = v + CTX_SHSTK_SIZE;
+	c->token = *(volatile uint64_t *)(top - 8);
+	smaps_shadow_stacks(0, v, &found);
+	c->mapped_ss = found;
+	ctx_round_trip(top, c->after);
+	c->new_top_entry = *(volatile uint64_t *)(top - 8);
+	c->below_top_entry = *(volatile uint64_t *)(top - 16);
+}
+
+/* Without a shadow stack of its own the caller could not use a new one */
+static void do_alloc_shstk_no_shstk(void *arg)
+{
+	uint64_t v = CTX_SHSTK_SIZE;
+
+	(void)arg;
+	if (arch_prctl(ARCH_X86_CET_DISABLE, FEATURE_SHSTK))
+		_exit(3);
+	errno = 0;
+	if (arch_prctl(ARCH_X86_CET_ALLOC_SHSTK, (unsigned long)&v) == 0)
+		_exit(4);
+	_exit(errno == EPERM ? 0 : 5);
+}
+
+static void test_alloc_shstk(void)
+{
+	struct ctx_seen *c =
+		mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	siginfo_t si = { 0 };
+	int r;
+
+	if (c == MAP_FAILED) {
+		report("hw.shstk.alloc_shstk", "fail", "mmap: %s", strerror(errno));
+	} else {
+		memset(c, 0, sizeof(*c));
+		r = child_status(do_alloc_shstk, c, &si);
+		uint64_t top = c->base + CTX_SHSTK_SIZE, old = c->after[0];
+
+		check("hw.shstk.alloc_shstk",
+		      r == 0 && c->base && !(c->base & 4095) && c->token == (top | 1) &&
+			      c->mapped_ss && c->after[1] == top - 8 && c->after[2] == old &&
+			      c->after[3] == top && c->after[4] == top - 8 &&
+			      c->after[5] == old && c->below_top_entry == (old | 3) &&
+			      c->new_top_entry == (top | 1),
+		      "child %d (2: ALLOC_SHSTK failed, 3: LOCK failed; negative: signal %d "
+		      "code %d); base %#llx, token %#llx at top - 8 (want %#llx), ss mapping "
+		      "%s; caller's SSP %#llx; after makecontext SSP %#llx, back %#llx; "
+		      "setcontext: entry SSP %#llx, callee SSP %#llx, back %#llx; top - 8 %#llx "
+		      "(the restore token of the last SAVEPREVSSP), top - 16 %#llx (the "
+		      "previous-SSP token setcontext's RSTORSSP left)",
+		      r, si.si_signo, si.si_code, (unsigned long long)c->base,
+		      (unsigned long long)c->token, (unsigned long long)(top | 1),
+		      c->mapped_ss ? "found" : "not found", (unsigned long long)old,
+		      (unsigned long long)c->after[1], (unsigned long long)c->after[2],
+		      (unsigned long long)c->after[3], (unsigned long long)c->after[4],
+		      (unsigned long long)c->after[5], (unsigned long long)c->new_top_entry,
+		      (unsigned long long)c->below_top_entry);
+		munmap(c, sizeof(*c));
+	}
+
+	r = child_status(do_alloc_shstk_no_shstk, NULL, &si);
+	check("hw.shstk.alloc_shstk_needs_shstk", r == 0,
+	      "child %d (0: EPERM once the shadow stack is off; 3 DISABLE failed, 4 "
+	      "the call succeeded, 5 another error)", r);
+}
+
+/*
  * The 32-bit ABI.  Shadow stacks are for 64-bit programs: a task with one
  * must not get a 32-bit signal frame (its handler would run without the
  * shadow stack's protection, or not at all), and a 32-bit sigreturn, which
@@ -1396,6 +1580,159 @@ static void test_exec_32bit(void)
 	      ia32_prog, r, thr, elf, n_ss);
 }
 
+/*
+ * A shadow stack that cannot be mapped at exec.  The kernel maps it after
+ * exec's point of no return, where an error kills the program with
+ * SIGSEGV; instead the program must run without one, STATUS saying so,
+ * and the kernel log one line.  This program, exec'd with --report-status
+ * under the limits given, prints its STATUS and features and exits 0.
+ */
+static const char self_prog[] = "/tests/shstktest";
+
+static void report_status(void)
+{
+	uint64_t st[3] = { 0, 0, 0 };
+	char thr[256] = "";
+	long r = arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st);
+
+	status_field("/proc/self/status", "x86_Thread_features", thr, sizeof(thr));
+	printf("%ld %#llx %#llx %#llx '%s'\n", r, (unsigned long long)st[0],
+	       (unsigned long long)st[1], (unsigned long long)st[2], thr);
+}
+
+/* Exec self_prog --report-status under the limits: its exit (or -signal) and output */
+static int exec_with_limits(rlim_t stack, rlim_t as, char *out, size_t len, pid_t *child)
+{
+	int fds[2], ws = 0;
+	ssize_t n = 0, got;
+	pid_t pid;
+
+	out[0] = '\0';
+	if (pipe(fds))
+		return -1000;
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rs = { stack, stack }, ra = { as, as };
+
+		dup2(fds[1], 1);
+		close(fds[0]);
+		if (setrlimit(RLIMIT_STACK, &rs) || setrlimit(RLIMIT_AS, &ra))
+			_exit(126);
+		execl(self_prog, self_prog, "--report-status", (char *)NULL);
+		_exit(127);
+	}
+	*child = pid;
+	close(fds[1]);
+	while (len > 1 && (got = read(fds[0], out + n, len - 1 - n)) > 0) {
+		n += got;
+		if ((size_t)n >= len - 1)
+			break;
+	}
+	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	close(fds[0]);
+	waitpid(pid, &ws, 0);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? -WTERMSIG(ws) : -1001;
+}
+
+static int klog_has(const char *needle)
+{
+	static char log[1 << 17];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+
+	if (n < 0)
+		return 0;
+	log[n] = '\0';
+	return strstr(log, needle) != NULL;
+}
+
+static void test_exec_no_room(void)
+{
+	char out[512], want_log[128];
+	unsigned long long feat = ~0ULL, base = ~0ULL, size = ~0ULL;
+	long ret = -1;
+	pid_t pid = 0;
+	int r;
+
+	/* A 64 MiB shadow stack cannot fit under a 32 MiB address-space limit */
+	r = exec_with_limits(64UL << 20, 32UL << 20, out, sizeof(out), &pid);
+	sscanf(out, "%ld %llx %llx %llx", &ret, &feat, &base, &size);
+	snprintf(want_log, sizeof(want_log), "shstktest[%d]: no shadow stack at exec", (int)pid);
+	check("hw.shstk.exec_no_room_runs_without",
+	      r == 0 && ret == 0 && feat == 0 && base == 0 && size == 0 &&
+		      strstr(out, "''") && klog_has(want_log),
+	      "RLIMIT_STACK 64 MiB, RLIMIT_AS 32 MiB: exit %d (negative: signal; 126 "
+	      "setrlimit, 127 exec), STATUS and features '%s' (want 0 0x0 0x0 0x0 ''), "
+	      "log line '%s' %s", r, out, want_log,
+	      klog_has(want_log) ? "found" : "not found");
+
+	/*
+	 * An unlimited stack limit: a 4 GiB shadow stack, more than this
+	 * guest's memory, which only an uncharged (MAP_NORESERVE) mapping
+	 * gets under the default overcommit heuristic.
+	 */
+	ret = -1;
+	feat = base = size = ~0ULL;
+	r = exec_with_limits(RLIM_INFINITY, RLIM_INFINITY, out, sizeof(out), &pid);
+	sscanf(out, "%ld %llx %llx %llx", &ret, &feat, &base, &size);
+	check("hw.shstk.exec_stack_unlimited",
+	      r == 0 && ret == 0 && (feat & FEATURE_SHSTK) && base && size == 4ULL << 30,
+	      "RLIMIT_STACK unlimited: exit %d (negative: signal), STATUS and features '%s' "
+	      "(want the shadow stack on, 4 GiB)", r, out);
+}
+
+/*
+ * clone(CLONE_VM | CLONE_SETTLS) with a TLS at or above TASK_SIZE_MAX:
+ * copy_thread() fails (EPERM) after the child's shadow stack was mapped,
+ * and copy_process() calls no exit_thread() then, so the stack must be
+ * freed there.  Should such a clone succeed, the child exits at once on
+ * its own stack.
+ */
+static long clone_bad_tls(void *stack)
+{
+	register long r10 asm("r10") = 0;
+	register long r8 asm("r8") = (long)0xffff800000000000UL;
+	long ret;
+
+	asm volatile("syscall\n\t"
+		     "test %%rax, %%rax\n\t"
+		     "jnz 1f\n\t"
+		     "mov $60, %%eax\n\t"
+		     "xor %%edi, %%edi\n\t"
+		     "syscall\n"
+		     "1:"
+		     : "=a"(ret)
+		     : "a"((long)SYS_clone), "D"((long)(CLONE_VM | CLONE_SETTLS | SIGCHLD)),
+		       "S"(stack), "d"(0L), "r"(r10), "r"(r8)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+static void test_clone_fails_no_leak(void)
+{
+	static uint8_t stack[16384] __attribute__((aligned(16)));
+	int before = smaps_shadow_stacks(0, 0, NULL), after, eperm = 0, other = 0;
+	long last = 0;
+
+	for (int i = 0; i < 1000; i++) {
+		long r = clone_bad_tls(stack + sizeof(stack));
+
+		if (r == -EPERM) {
+			eperm++;
+		} else {
+			other++;
+			last = r;
+			if (r > 0)
+				waitpid(r, NULL, 0);
+		}
+	}
+	after = smaps_shadow_stacks(0, 0, NULL);
+	check("hw.shstk.clone_fails_no_leak", eperm == 1000 && after == before,
+	      "1000 clone(CLONE_VM | CLONE_SETTLS, tls 0xffff800000000000): %d EPERM, %d "
+	      "other (last %ld); ss mappings %d before, %d after", eperm, other, last,
+	      before, after);
+}
+
 static void test_hardware(void)
 {
 	const char *why = cet_kernel ? "needs a CPU with shadow stacks (QEMU TCG has none)" :
@@ -1412,8 +1749,10 @@ static void test_hardware(void)
 		"hw.shstk.sigreturn_no_signal", "hw.shstk.madv_dontneed_wrss",
 		"hw.shstk.proc_mem_cow", "hw.shstk.ptrace_ssp_bad",
 		"hw.shstk.pivot", "hw.shstk.pivot_bad_token",
+		"hw.shstk.alloc_shstk", "hw.shstk.alloc_shstk_needs_shstk",
 		"hw.shstk.ia32_signal_refused", "hw.shstk.ia32_sigreturn_refused",
-		"hw.shstk.exec_32bit",
+		"hw.shstk.exec_32bit", "hw.shstk.exec_no_room_runs_without",
+		"hw.shstk.exec_stack_unlimited", "hw.shstk.clone_fails_no_leak",
 		"hw.shstk.guard_gap", "hw.shstk.uretprobe", "hw.shstk.uprobe_call",
 		"hw.shstk.uprobe_call_indirect",
 	};
@@ -1563,16 +1902,24 @@ static void test_hardware(void)
 	test_userfaultfd();
 	test_signal_frames();
 	test_pivot();
+	test_alloc_shstk();
 	test_ia32();
 	test_exec_32bit();
+	test_exec_no_room();
+	test_clone_fails_no_leak();
 	test_guard_gaps();
 	test_uprobes();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *variant = getenv("elfcet_variant");
 	uint64_t st[3] = { 0, 0, 0 };
+
+	if (argc == 2 && !strcmp(argv[1], "--report-status")) {
+		report_status();
+		return 0;
+	}
 
 	cet_kernel = !variant || !strcmp(variant, "cet");
 	cpu_shstk = cet_kernel && !arch_prctl(ARCH_X86_CET_STATUS, (unsigned long)st) &&
