@@ -186,3 +186,29 @@ void elf_put_half(unsigned char *p, uint16_t v)
 	p[0] = (unsigned char)(v & 0xff);
 	p[1] = (unsigned char)(v >> 8);
 }
+
+const char *elf_segment_type_name(uint32_t type)
+{
+	switch (type) {
+	case PT_LOAD:
+		return "PT_LOAD";
+	case PT_DYNAMIC:
+		return "PT_DYNAMIC";
+	case PT_INTERP:
+		return "PT_INTERP";
+	case PT_NOTE:
+		return "PT_NOTE";
+	case PT_PHDR:
+		return "PT_PHDR";
+	case PT_TLS:
+		return "PT_TLS";
+	case PT_GNU_EH_FRAME:
+		return "PT_GNU_EH_FRAME";
+	case PT_GNU_PROPERTY:
+		return "PT_GNU_PROPERTY";
+	case PT_GNU_RELRO:
+		return "PT_GNU_RELRO";
+	default:
+		return "segment";
+	}
+}

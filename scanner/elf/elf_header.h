@@ -64,6 +64,10 @@ void elf_phdr_decode(const unsigned char *p, bool is64, Elf64_Phdr *ph);
 void elf_phdr_encode(unsigned char *p, bool is64, const Elf64_Phdr *ph);
 void elf_shdr_decode(const unsigned char *p, bool is64, Elf64_Shdr *sh);
 void elf_shdr_encode(unsigned char *p, bool is64, const Elf64_Shdr *sh);
+
+/* "PT_DYNAMIC", "PT_NOTE"...: a program header's type for messages ("segment" for the
+ * types messages have no need to name). */
+const char *elf_segment_type_name(uint32_t type);
 /* A dynamic entry: the tag is signed in both classes. */
 void elf_dyn_decode(const unsigned char *p, bool is64, int64_t *tag, uint64_t *value);
 /* A symbol's st_value and st_shndx, the fields mark moves and follows. */

@@ -3,6 +3,7 @@
 
 #include "mark/mark_reads.h"
 
+#include "elf/elf_header.h"
 #include "elf/note_walk.h"
 #include "mark/mark_place.h"
 #include "property/property_note.h"
@@ -72,26 +73,6 @@ static bool file_range(const struct elf_model *m, uint64_t page, uint64_t vaddr,
 	return false;
 }
 
-static const char *segment_name(uint32_t type)
-{
-	switch (type) {
-	case PT_DYNAMIC:
-		return "PT_DYNAMIC";
-	case PT_INTERP:
-		return "PT_INTERP";
-	case PT_NOTE:
-		return "PT_NOTE";
-	case PT_TLS:
-		return "PT_TLS";
-	case PT_GNU_EH_FRAME:
-		return "PT_GNU_EH_FRAME";
-	case PT_GNU_PROPERTY:
-		return "PT_GNU_PROPERTY";
-	default:
-		return "segment";
-	}
-}
-
 /* Every segment but the loads (their bytes are compared by mark_view) and the program
  * header table (rewritten on purpose). Notes as ld.so walks them: p_memsz bytes from
  * their address. */
@@ -119,7 +100,7 @@ static int add_segments(const struct elf_model *m, uint64_t page, struct mark_re
 		    ph->p_filesz == ph->p_memsz)
 			kind = MARK_READ_MOVABLE;
 		if (add(r, m, ph->p_offset, len, kind, "the bytes of program header %zu (%s)", i,
-			segment_name(ph->p_type)) != 0)
+			elf_segment_type_name(ph->p_type)) != 0)
 			return -1;
 		if (note && ph->p_memsz > ph->p_filesz &&
 		    file_range(m, page, ph->p_vaddr, ph->p_memsz, &off, &flen) &&
@@ -334,7 +315,7 @@ static int notes_by_memsz_kept(const struct elf_model *before, const struct elf_
 					 "program header %zu (%s, p_memsz 0x%llx, p_filesz "
 					 "0x%llx) would change, and ld.so walks its notes by "
 					 "p_memsz",
-					 i, segment_name(ph->p_type),
+					 i, elf_segment_type_name(ph->p_type),
 					 (unsigned long long)ph->p_memsz,
 					 (unsigned long long)ph->p_filesz);
 	}

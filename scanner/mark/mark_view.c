@@ -3,37 +3,13 @@
 
 #include "mark/mark_view.h"
 
+#include "elf/elf_header.h"
+
 #include "property/gnu_property.h"
 #include "util/error.h"
 #include "property/property_note.h"
 
 #include <string.h>
-
-static const char *segment_name(uint32_t type)
-{
-	switch (type) {
-	case PT_LOAD:
-		return "PT_LOAD";
-	case PT_DYNAMIC:
-		return "PT_DYNAMIC";
-	case PT_INTERP:
-		return "PT_INTERP";
-	case PT_NOTE:
-		return "PT_NOTE";
-	case PT_PHDR:
-		return "PT_PHDR";
-	case PT_TLS:
-		return "PT_TLS";
-	case PT_GNU_EH_FRAME:
-		return "PT_GNU_EH_FRAME";
-	case PT_GNU_PROPERTY:
-		return "PT_GNU_PROPERTY";
-	case PT_GNU_RELRO:
-		return "PT_GNU_RELRO";
-	default:
-		return "segment";
-	}
-}
 
 int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err)
 {
@@ -49,7 +25,7 @@ int mark_view_refs_inside(const struct elf_model *m, struct elfcet_error *err)
 					 "program header %zu (%s at offset 0x%llx, 0x%llx "
 					 "bytes) runs past the end of the file: new bytes "
 					 "could land under it",
-					 i, segment_name(ph->p_type),
+					 i, elf_segment_type_name(ph->p_type),
 					 (unsigned long long)ph->p_offset,
 					 (unsigned long long)ph->p_filesz);
 	}
@@ -262,7 +238,7 @@ int mark_view_compare(const struct elf_model *before, const struct elf_model *af
 			return error_set(err,
 					 "program header %zu (%s) would run past the end "
 					 "of the file",
-					 i, segment_name(ph->p_type));
+					 i, elf_segment_type_name(ph->p_type));
 	}
 	phdr = elf_model_find_phdr(after, PT_PHDR);
 	if (phdr && !phdr_in_load(after, phdr)) {
