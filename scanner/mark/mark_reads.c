@@ -306,9 +306,8 @@ static int notes_by_memsz_kept(const struct elf_model *before, const struct elf_
 		for (j = 0; j < after->phnum && !kept; j++) {
 			const GElf_Phdr *q = &after->phdrs[j];
 
-			kept = q->p_type == ph->p_type && q->p_offset == ph->p_offset &&
-			       q->p_vaddr == ph->p_vaddr && q->p_filesz == ph->p_filesz &&
-			       q->p_memsz == ph->p_memsz;
+			/* All of it: ld.so's note walk reads p_align too. */
+			kept = memcmp(q, ph, sizeof(*q)) == 0;
 		}
 		if (!kept)
 			return error_set(err,
