@@ -61,6 +61,8 @@ exec unshare $FAKE_SSH_USERNS -m --propagation private bash -c '
 EOF
 printf '#!/bin/sh\nkill -SEGV $$\n' > "$work/crash"
 chmod +x "$work/fake-ssh" "$work/crash"
+# CI runs with neither SHELL nor HOME set: the recipe must not depend on them.
+unset SHELL HOME
 export FAKE_SSH_HOSTS=$work/hosts FAKE_SSH_HIDE=$local_side FAKE_SSH_USERNS=$userns ELFCET
 if ! "$work/fake-ssh" machine-a "test ! -e '$local_side/debs' && test -x '$ELFCET'"; then
 	skip "the ssh stand-in cannot hide the local files (mount namespace)"
