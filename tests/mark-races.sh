@@ -8,16 +8,7 @@
 # - SIGINT or SIGTERM while the temporary file is written or re-audited: mark dies of
 #   the signal, the original is untouched (same inode, same bytes) and no temporary
 #   file is left.
-set -uo pipefail
-: "${ELFCET:?}" "${top_srcdir:?}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() { # WHAT CONDITION...
-	local what=$1
-	shift
-	if "$@"; then echo "  ok: $what"; else echo "  FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/mark-prologue.sh"
 no_temp_left() { ! ls -A "$work/d" | grep -q 'elfcet-'; }
 
 gcc -shared -fPIC -O2 -o "$work/shim.so" "$top_srcdir/tests/mark_race_shim.c" -ldl || exit 99

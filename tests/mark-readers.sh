@@ -10,17 +10,9 @@
 # - a copy of /usr/bin/true whose DT_PLTRELSZ reaches past .rela.plt into the zero
 #   padding the note would go to: ld.so would apply the note's bytes as relocations.
 # Each original runs; each result of mark either runs the same or was refused.
-set -uo pipefail
-: "${ELFCET:?}" "${top_srcdir:?}" "${top_builddir:?}"
+. "$(dirname "$0")/mark-prologue.sh"
+: "${top_builddir:?}"
 hostile=$top_builddir/tests/elf-hostile
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() { # WHAT CONDITION...
-	local what=$1
-	shift
-	if "$@"; then echo "  ok: $what"; else echo "  FAIL: $what"; fail=1; fi
-}
 
 # with_payload PROG OUT: PROG, then the payload and the trailer mark_payload_prog reads.
 with_payload() {

@@ -3,16 +3,7 @@
 # and the file untouched; --force marks anyway and says so. The blockers are real audit
 # findings on real binaries: Debian 12's crt code without ENDBR (IBT), push;ret (SHSTK),
 # a vsyscall call (both).
-set -uo pipefail
-: "${ELFCET:?}" "${top_srcdir:?}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() { # WHAT CONDITION...
-	local what=$1
-	shift
-	if "$@"; then echo "  ok: $what"; else echo "  FAIL: $what"; fail=1; fi
-}
+. "$(dirname "$0")/mark-prologue.sh"
 
 # refuse NAME FILE FLAG RULE: marking FLAG must be refused because of RULE.
 refuse() {
