@@ -136,6 +136,20 @@ else
 fi
 echo "archive-ssh: ${#debs[@]} packages, $nfiles ELF files over two stand-in ssh machines in $(echo "$end - $start" | bc | cut -c 1-5) s (not a measure of ssh: no network, no sshd)"
 
+# This machine (':') beside another: its jobs write their shards into OUT/shards, and
+# the run leaves nothing but shards and summaries, here or there.
+printf ':\n1/%s machine-a\n' "$work/fake-ssh" > "$work/local-login"
+"$recipe" -o "$work/out-here" --sshloginfile "$work/local-login" debs > /dev/null 2> "$work/here.err"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(ls "$work/out-here/shards" | wc -l)" = "${#debs[@]}" ] &&
+	cmp -s "$work/out-here/summary.txt" "$work/single.txt" &&
+	[ "$(ls -A "$work/out-here" | tr '\n' ' ')" = "shards summary.json summary.txt " ] &&
+	[ -z "$(find "$work/hosts" -mindepth 2 -print -quit)" ]; then
+	pass "this machine (':') and another: every shard in OUT/shards, nothing else left"
+else
+	failed "this machine (':') and another: exit $rc, left: $(ls -A "$work/out-here" "$work/out-here/shards" | tr '\n' ' '): $(tail -n 2 "$work/here.err")"
+fi
+
 # A machine whose elfcet writes nothing: each package with ELF files is named, its empty
 # shard removed, and the run fails; the package without ELF files is fine.
 printf '1/%s empty-output\n' "$work/fake-ssh" > "$work/empty-login"

@@ -234,6 +234,12 @@ tests/progress.log: tests/corpus-targets.log
 TESTS += tests/archive-ssh.sh
 EXTRA_DIST += tests/archive-ssh.sh
 tests/archive-ssh.log: elfcet/elfcet
+# The same across real machines: two OpenSSH sshd started on 127.0.0.1, each in a mount
+# namespace of its own; a run killed and resumed; files/s here and over ssh (skipped
+# without sshd or namespaces).
+TESTS += tests/archive-sshd.sh
+EXTRA_DIST += tests/archive-sshd.sh
+tests/archive-sshd.log: elfcet/elfcet
 
 # Real Debian 13 binaries (downloaded once into the cache; skipped, status 77 -> 0, when
 # the mirror cannot be reached). Network-dependent, so outside make check.
