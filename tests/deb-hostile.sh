@@ -255,6 +255,47 @@ else
 	failed "--max-unpacked=1G on 2 GiB of zeros: exit $rc, $(head -n 2 "$work/z.err")"
 fi
 rm -f "$work/zeros2g_1.0-1_amd64.deb"
+
+# A dictionary of 4 GiB asked for by the member's header (data.tar.lzma: the header's
+# dictionary size; data.tar.xz: its block's LZMA2 properties), 320 MiB of
+# zeros after it: the decoder fills its dictionary as it unpacks, so memory grew with
+# the member, whatever --max-unpacked. Refused before reading, in bounded memory.
+python3 - "$work/bigdict" <<'EOF'
+import binascii, lzma, struct, sys, tarfile
+out, chunk = sys.argv[1], 32 << 20
+zeros = tarfile.TarInfo("./usr/share/z/zeros")
+zeros.size = 10 * chunk
+tar = zeros.tobuf(format=tarfile.GNU_FORMAT)
+# .lzma: one stream, the dictionary size at bytes 1-4
+c = lzma.LZMACompressor(format=lzma.FORMAT_ALONE, preset=0)
+data = [c.compress(tar)] + [c.compress(bytes(chunk)) for _ in range(10)] + [c.flush()]
+data = bytearray(b"".join(data))
+data[1:5] = struct.pack("<I", 0xffffffff)
+open(out + ".tar.lzma", "wb").write(data)
+# .xz: one stream of one block (a decoder per stream: concatenated streams would not
+# show it), the block header's LZMA2 dictionary byte set to 40 (4 GiB), its CRC redone
+c = lzma.LZMACompressor(preset=0)
+s = [c.compress(tar)] + [c.compress(bytes(chunk)) for _ in range(10)] + [c.flush()]
+s = bytearray(b"".join(s))
+size = (s[12] + 1) * 4
+s[s.index(b"\x21\x01", 12, 12 + size) + 2] = 40
+s[12 + size - 4:12 + size] = struct.pack("<I", binascii.crc32(s[12:12 + size - 4]))
+open(out + ".tar.xz", "wb").write(s)
+EOF
+for ext in lzma xz; do
+	make_deb "$work/bigdict_1.0-1_amd64.deb" bigdict "" "raw:$work/bigdict.tar.$ext:data.tar.$ext"
+	/usr/bin/time -f '%e %M' -o "$work/time" "$elfcet" audit -q \
+		"$work/bigdict_1.0-1_amd64.deb" >/dev/null 2>"$work/b.err"
+	rc=$?
+	read -r wall rss < <(tail -n 1 "$work/time")
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/b.err")" -eq 1 ] && [ "$rss" -le "$rss_limit" ] &&
+		grep -q "bigdict_1.0-1_amd64.deb: data.tar.$ext: .*memory" "$work/b.err"; then
+		pass "data.tar.$ext asking a 4 GiB dictionary: refused in ${wall} s, peak RSS $((rss / 1024)) MB: $(cat "$work/b.err")"
+	else
+		failed "data.tar.$ext asking a 4 GiB dictionary: exit $rc, peak RSS $((rss / 1024)) MB, ${wall} s, $(head -n 2 "$work/b.err")"
+	fi
+done
+rm -f "$work"/bigdict*
 for bad in --max-unpacked=0 --max-unpacked=12X --max-members=-1 --max-members=; do
 	"$elfcet" audit -q "$bad" "$work/c-gz.deb" >/dev/null 2>"$work/u.err"
 	rc=$?
