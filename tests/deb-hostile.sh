@@ -256,6 +256,37 @@ else
 fi
 rm -f "$work/zeros2g_1.0-1_amd64.deb"
 
+# The zeros inside an ELF member: a program followed by 1 GiB of zeros (data after the
+# image, as a payload or a zero-filled section would be), in a 160 KB data.tar.xz. The
+# member is laid into memory to be audited; its runs of zeros must cost no memory, as
+# the holes of a sparse member do (they took 1 GB).
+python3 - "$work/zrun.tar.xz" "$work/prog" <<'EOF'
+import lzma, sys, tarfile
+out, prog = sys.argv[1], open(sys.argv[2], "rb").read()
+chunk = 64 << 20
+member = tarfile.TarInfo("./usr/bin/zrun")
+member.size = len(prog) + 16 * chunk
+with open(out, "wb") as f:
+    f.write(lzma.compress(member.tobuf(format=tarfile.GNU_FORMAT) + prog))
+    block = lzma.compress(bytes(chunk), preset=0)
+    for _ in range(16):
+        f.write(block)
+    f.write(lzma.compress(bytes(-member.size % 512 + 1024)))
+EOF
+make_deb "$work/zrun_1.0-1_amd64.deb" zrun "" "raw:$work/zrun.tar.xz:data.tar.xz"
+rm -f "$work/zrun.tar.xz"
+/usr/bin/time -f '%e %U %M' -o "$work/time" "$elfcet" audit -q --fail-on=never --format=jsonl \
+	"$work/zrun_1.0-1_amd64.deb" >"$work/z.jsonl" 2>"$work/z.err"
+rc=$?
+read -r wall cpu rss < <(tail -n 1 "$work/time")
+if [ "$rc" -eq 0 ] && [ "$(jq -r .path "$work/z.jsonl")" = /usr/bin/zrun ] && [ "$rss" -le "$rss_limit" ] &&
+	sanitizer_clean "$work/z.err"; then
+	pass "a program and 1 GiB of zeros in one member: audited in ${wall} s (${cpu} s CPU), peak RSS $((rss / 1024)) MB"
+else
+	failed "a program and 1 GiB of zeros in one member: exit $rc, peak RSS $((rss / 1024)) MB (limit $((rss_limit / 1024))), ${wall} s, $(head -n 2 "$work/z.err")"
+fi
+rm -f "$work/zrun_1.0-1_amd64.deb"
+
 # A dictionary of 4 GiB asked for by the member's header (data.tar.lzma: the header's
 # dictionary size; data.tar.xz: its block's LZMA2 properties), 320 MiB of
 # zeros after it: the decoder fills its dictionary as it unpacks, so memory grew with
