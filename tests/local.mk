@@ -257,9 +257,10 @@ EXTRA_DIST += tests/debian13.sh tests/debian13-fetch tests/x86-elf-files tests/d
 #   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time
 #   make check-fuzz            the regression inputs, then 60 s of new input per target
 FUZZ_ENV = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'
-fuzz: tests/elf-hostile tests/elf-damage
+# (elfcet itself writes fuzz_report's seeds)
+fuzz: tests/elf-hostile tests/elf-damage elfcet/elfcet
 	$(FUZZ_ENV) FUZZ_SECONDS='$(FUZZ_SECONDS)' $(BASH) $(abs_top_srcdir)/tests/fuzz/run fuzz
-check-fuzz: tests/elf-hostile tests/elf-damage
+check-fuzz: tests/elf-hostile tests/elf-damage elfcet/elfcet
 	$(FUZZ_ENV) $(BASH) $(abs_top_srcdir)/tests/fuzz/run check
 .PHONY: fuzz check-fuzz
 EXTRA_DIST += tests/fuzz
