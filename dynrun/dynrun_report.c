@@ -7,6 +7,7 @@
 #include "util/xalloc.h"
 
 #include "report/json_out.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -252,13 +253,13 @@ static void end_json(struct json_out *j, const char *key, const struct dynrun_en
 	json_open_object(j, key);
 	json_uint(j, "address", e->address);
 	if (e->object) {
-		json_str(j, "object", e->object);
+		json_name(j, "object", "object_hex", e->object);
 		json_uint(j, "file_offset", e->offset);
 	}
 	if (e->place.known)
 		json_uint(j, "vaddr", e->place.vaddr);
 	if (e->place.symbol[0])
-		json_str(j, "symbol", e->place.symbol);
+		json_name(j, "symbol", "symbol_hex", e->place.symbol);
 	json_close_object(j);
 }
 
@@ -284,7 +285,8 @@ int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct 
 	}
 	json_begin(&j, out);
 	json_str(&j, "event", "run");
-	json_str(&j, "program", run->program);
+	json_int(&j, "schema", ELFCET_JSON_SCHEMA);
+	json_name(&j, "program", "program_hex", run->program);
 	json_boolean(&j, "ibt", run->ibt);
 	json_boolean(&j, "shstk", run->shstk);
 	if (WIFEXITED(run->wait_status))
@@ -299,6 +301,13 @@ int dynrun_write_json(FILE *out, const struct dynrun_outcome *run, const struct 
 	json_uint(&j, "calls", log->calls);
 	json_uint(&j, "returns", log->returns);
 	json_uint(&j, "tracked_branches", log->tracked);
+	json_open_array(&j, "execs");
+	for (size_t i = 0; i < log->n_execs; i++) {
+		json_open_object(&j, NULL);
+		json_name(&j, "path", "path_hex", log->execs[i]);
+		json_close_object(&j);
+	}
+	json_close_array(&j);
 	json_end(&j);
 	return ferror(out) ? -1 : 0;
 }

@@ -3,8 +3,8 @@
  *
  * A member is read in the blocks libarchive hands out, each at its offset in the file:
  * a file that is not ELF is left after its first bytes, and an ELF file is laid into an
- * anonymous mapping of its size, where the holes of a sparse member stay untouched pages
- * that read as zeros and take no memory. */
+ * anonymous mapping of its size, where the holes of a sparse member, and the blocks of
+ * zeros of any member, stay untouched pages that read as zeros and take no memory. */
 #include "config.h"
 
 #include "deb_data.h"
@@ -35,6 +35,12 @@ static unsigned char *map_image(uint64_t size)
 	p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Whether the LEN bytes at P are all zero. */
+static bool all_zero(const unsigned char *p, size_t len)
+{
+	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
 }
 
 /* Reads the current member of A, SIZE bytes, into *IMAGE when it starts with the ELF
@@ -74,7 +80,9 @@ static int read_elf_member(struct archive *a, uint64_t size, unsigned char **ima
 			}
 			memcpy(map, magic, SELFMAG);
 		}
-		memcpy(map + at, buf, len);
+		/* A run of zeros costs a tiny package nothing: it must not cost memory. */
+		if (!all_zero(buf, len))
+			memcpy(map + at, buf, len);
 	}
 	if (r != ARCHIVE_EOF) {
 		deb_fail(err, "cannot read", a);

@@ -8,6 +8,7 @@
 
 #include "deb_stream.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -42,13 +43,87 @@ static const struct compression *compression_of(const char *member, enum deb_mem
 	return NULL;
 }
 
+/* What liblzma's RC says of the member, for its error line. */
+static const char *lzma_problem(lzma_ret rc)
+{
+	switch (rc) {
+	case LZMA_MEMLIMIT_ERROR:
+		return "its decoder needs more than the 256 MiB of memory allowed "
+		       "(a dictionary larger than xz -9's)";
+	case LZMA_MEM_ERROR:
+		return "out of memory";
+	case LZMA_FORMAT_ERROR:
+		return "not in the format its name says";
+	case LZMA_OPTIONS_ERROR:
+		return "unsupported compression options";
+	case LZMA_BUF_ERROR:
+		return "truncated compressed data";
+	default:
+		return "corrupt compressed data";
+	}
+}
+
+/* An xz or lzma member's next decompressed bytes into R->buf: at least one, or 0 at its
+ * end, or -1 with the reason set on INNER. */
+static la_ssize_t lzma_read(struct deb_reader *r, struct archive *inner)
+{
+	r->lzma.next_out = (uint8_t *)r->buf;
+	r->lzma.avail_out = sizeof(r->buf);
+	while (r->lzma.avail_out == sizeof(r->buf)) {
+		lzma_ret rc;
+
+		if (r->lzma.avail_in == 0 && !r->lzma_in_end) {
+			la_ssize_t n = archive_read_data(r->outer, r->in, sizeof(r->in));
+
+			if (n < 0) {
+				archive_set_error(inner, EIO, "%s", archive_error_string(r->outer));
+				return -1;
+			}
+			r->lzma.next_in = r->in;
+			r->lzma.avail_in = (size_t)n;
+			r->lzma_in_end = n == 0;
+		}
+		rc = lzma_code(&r->lzma, r->lzma_in_end ? LZMA_FINISH : LZMA_RUN);
+		if (rc == LZMA_STREAM_END)
+			break;
+		if (rc != LZMA_OK) {
+			archive_set_error(inner, EIO, "%s", lzma_problem(rc));
+			return -1;
+		}
+	}
+	return (la_ssize_t)(sizeof(r->buf) - r->lzma.avail_out);
+}
+
 static la_ssize_t member_read(struct archive *inner, void *ctx, const void **out)
 {
 	struct deb_reader *r = ctx;
 
-	(void)inner;
 	*out = r->buf;
+	if (r->lzma_on)
+		return lzma_read(r, inner);
 	return archive_read_data(r->outer, r->buf, sizeof(r->buf));
+}
+
+/* liblzma's decoder for compression FILTER (xz or lzma), bounded; false when it cannot
+ * start. */
+static bool lzma_start(struct deb_reader *r, int filter)
+{
+	lzma_ret rc;
+
+	r->lzma = (lzma_stream)LZMA_STREAM_INIT;
+	r->lzma_in_end = false;
+	rc = filter == ARCHIVE_FILTER_XZ
+		     ? lzma_stream_decoder(&r->lzma, DEB_LZMA_MEMLIMIT, LZMA_CONCATENATED)
+		     : lzma_alone_decoder(&r->lzma, DEB_LZMA_MEMLIMIT);
+	r->lzma_on = rc == LZMA_OK;
+	return r->lzma_on;
+}
+
+static void lzma_stop(struct deb_reader *r)
+{
+	if (r->lzma_on)
+		lzma_end(&r->lzma);
+	r->lzma_on = false;
 }
 
 struct archive *deb_open_tar(struct deb_reader *r, const char *member, enum deb_member_kind kind,
@@ -69,9 +144,18 @@ struct archive *deb_open_tar(struct deb_reader *r, const char *member, enum deb_
 		return NULL;
 	}
 	archive_read_support_format_tar(a);
-	/* ARCHIVE_WARN: this libarchive would decompress it with an external program. */
-	rc = c->filter == ARCHIVE_FILTER_NONE ? ARCHIVE_OK
-					      : archive_read_append_filter(a, c->filter);
+	if (c->filter == ARCHIVE_FILTER_XZ || c->filter == ARCHIVE_FILTER_LZMA) {
+		if (!lzma_start(r, c->filter)) {
+			error_set(err, "%s: out of memory", member);
+			archive_read_free(a);
+			return NULL;
+		}
+		rc = ARCHIVE_OK;
+	} else {
+		/* ARCHIVE_WARN: this libarchive would decompress it with an external program. */
+		rc = c->filter == ARCHIVE_FILTER_NONE ? ARCHIVE_OK
+						      : archive_read_append_filter(a, c->filter);
+	}
 	if (rc != ARCHIVE_OK) {
 		error_set(err, "%s: this libarchive cannot decompress it in process", member);
 		archive_read_free(a);
@@ -83,6 +167,7 @@ struct archive *deb_open_tar(struct deb_reader *r, const char *member, enum deb_
 		snprintf(what, sizeof(what), "%s: cannot read", member);
 		deb_fail(err, what, a);
 		archive_read_free(a);
+		lzma_stop(r);
 		return NULL;
 	}
 	return a;
@@ -121,4 +206,5 @@ void deb_close_tar(struct deb_reader *r, struct archive *a)
 {
 	r->unpacked += unpacked_by(a);
 	archive_read_free(a);
+	lzma_stop(r);
 }

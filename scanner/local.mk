@@ -1,7 +1,7 @@
 # scanner/: the library that holds all of elfcet's logic.
 noinst_LIBRARIES += scanner/libelfcet.a
 scanner_libelfcet_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(CAPSTONE_CFLAGS) $(JSONC_CFLAGS) \
-	$(LIBARCHIVE_CFLAGS) $(NETTLE_CFLAGS)
+	$(LIBARCHIVE_CFLAGS) $(LIBLZMA_CFLAGS) $(NETTLE_CFLAGS)
 scanner_libelfcet_a_SOURCES = \
 	scanner/audit.c scanner/audit.h \
 	scanner/audit_package.c scanner/audit_package.h \
@@ -74,4 +74,4 @@ scanner_libelfcet_a_SOURCES = \
 
 # What every program linked with the library needs.
 ELFCET_LIBS = scanner/libelfcet.a $(LIBELF_LIBS) $(CAPSTONE_LIBS) $(ZYDIS_LIBS) $(JSONC_LIBS) \
-	$(LIBARCHIVE_LIBS) $(NETTLE_LIBS)
+	$(LIBARCHIVE_LIBS) $(LIBLZMA_LIBS) $(NETTLE_LIBS)

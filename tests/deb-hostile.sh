@@ -211,6 +211,122 @@ if [ "$rc" -le 1 ] && [ "$(jq -r .path "$work/z.jsonl")" = /usr/share/z/prog ]; 
 else
 	failed "default cap: exit $rc, $(head -n 2 "$work/z.err")"
 fi
+# 2 GiB of zeros in data.tar.xz, a member before the program: a package of a few hundred
+# KB whose time is the decompression's alone (about 2 s of CPU per GiB here; the default
+# --max-unpacked bounds it). The xz stream is 32 concatenated streams of 64 MiB of zeros,
+# written here in a second. Timings are printed, not asserted; a lower cap refuses the
+# member before reading it.
+python3 - "$work/zeros2g.tar.xz" "$work/prog" <<'EOF'
+import lzma, sys, tarfile
+out, prog = sys.argv[1], open(sys.argv[2], "rb").read()
+chunk = 64 << 20
+zeros = tarfile.TarInfo("./usr/share/z/zeros")
+zeros.size = 32 * chunk
+after = tarfile.TarInfo("./usr/bin/prog")
+after.size = len(prog)
+with open(out, "wb") as f:
+    f.write(lzma.compress(zeros.tobuf(format=tarfile.GNU_FORMAT)))
+    block = lzma.compress(bytes(chunk), preset=0)
+    for _ in range(32):
+        f.write(block)
+    f.write(lzma.compress(after.tobuf(format=tarfile.GNU_FORMAT) + prog +
+                          bytes(-len(prog) % 512 + 1024)))
+EOF
+make_deb "$work/zeros2g_1.0-1_amd64.deb" zeros2g "" "raw:$work/zeros2g.tar.xz:data.tar.xz"
+rm -f "$work/zeros2g.tar.xz"
+size=$(stat -c %s "$work/zeros2g_1.0-1_amd64.deb")
+/usr/bin/time -f '%e %U %M' -o "$work/time" "$elfcet" audit -q --format=jsonl \
+	"$work/zeros2g_1.0-1_amd64.deb" >"$work/z.jsonl" 2>"$work/z.err"
+rc=$?
+read -r wall cpu rss < <(tail -n 1 "$work/time") # (time adds a line on exit 1)
+if [ "$rc" -le 1 ] && [ "$(jq -r .path "$work/z.jsonl")" = /usr/bin/prog ] && [ "$rss" -le "$rss_limit" ] &&
+	sanitizer_clean "$work/z.err"; then
+	pass "2 GiB of zeros in a $size-byte data.tar.xz: read through to the program after them in ${wall} s (${cpu} s CPU), peak RSS $((rss / 1024)) MB"
+else
+	failed "2 GiB of zeros in data.tar.xz: exit $rc, ${wall} s, peak RSS $((rss / 1024)) MB, $(head -n 2 "$work/z.err")"
+fi
+/usr/bin/time -f '%e' -o "$work/time" "$elfcet" audit -q --max-unpacked=1G \
+	"$work/zeros2g_1.0-1_amd64.deb" >/dev/null 2>"$work/z.err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/z.err")" -eq 1 ] &&
+	grep -q 'zeros2g_1.0-1_amd64.deb: .*usr/share/z/zeros: 2147483648 bytes.*--max-unpacked' "$work/z.err"; then
+	pass "--max-unpacked=1G refuses the 2 GiB member in $(tail -n 1 "$work/time") s: $(cat "$work/z.err")"
+else
+	failed "--max-unpacked=1G on 2 GiB of zeros: exit $rc, $(head -n 2 "$work/z.err")"
+fi
+rm -f "$work/zeros2g_1.0-1_amd64.deb"
+
+# The zeros inside an ELF member: a program followed by 1 GiB of zeros (data after the
+# image, as a payload or a zero-filled section would be), in a 160 KB data.tar.xz. The
+# member is laid into memory to be audited; its runs of zeros must cost no memory, as
+# the holes of a sparse member do (they took 1 GB).
+python3 - "$work/zrun.tar.xz" "$work/prog" <<'EOF'
+import lzma, sys, tarfile
+out, prog = sys.argv[1], open(sys.argv[2], "rb").read()
+chunk = 64 << 20
+member = tarfile.TarInfo("./usr/bin/zrun")
+member.size = len(prog) + 16 * chunk
+with open(out, "wb") as f:
+    f.write(lzma.compress(member.tobuf(format=tarfile.GNU_FORMAT) + prog))
+    block = lzma.compress(bytes(chunk), preset=0)
+    for _ in range(16):
+        f.write(block)
+    f.write(lzma.compress(bytes(-member.size % 512 + 1024)))
+EOF
+make_deb "$work/zrun_1.0-1_amd64.deb" zrun "" "raw:$work/zrun.tar.xz:data.tar.xz"
+rm -f "$work/zrun.tar.xz"
+/usr/bin/time -f '%e %U %M' -o "$work/time" "$elfcet" audit -q --fail-on=never --format=jsonl \
+	"$work/zrun_1.0-1_amd64.deb" >"$work/z.jsonl" 2>"$work/z.err"
+rc=$?
+read -r wall cpu rss < <(tail -n 1 "$work/time")
+if [ "$rc" -eq 0 ] && [ "$(jq -r .path "$work/z.jsonl")" = /usr/bin/zrun ] && [ "$rss" -le "$rss_limit" ] &&
+	sanitizer_clean "$work/z.err"; then
+	pass "a program and 1 GiB of zeros in one member: audited in ${wall} s (${cpu} s CPU), peak RSS $((rss / 1024)) MB"
+else
+	failed "a program and 1 GiB of zeros in one member: exit $rc, peak RSS $((rss / 1024)) MB (limit $((rss_limit / 1024))), ${wall} s, $(head -n 2 "$work/z.err")"
+fi
+rm -f "$work/zrun_1.0-1_amd64.deb"
+
+# A dictionary of 4 GiB asked for by the member's header (data.tar.lzma: the header's
+# dictionary size; data.tar.xz: its block's LZMA2 properties), 320 MiB of
+# zeros after it: the decoder fills its dictionary as it unpacks, so memory grew with
+# the member, whatever --max-unpacked. Refused before reading, in bounded memory.
+python3 - "$work/bigdict" <<'EOF'
+import binascii, lzma, struct, sys, tarfile
+out, chunk = sys.argv[1], 32 << 20
+zeros = tarfile.TarInfo("./usr/share/z/zeros")
+zeros.size = 10 * chunk
+tar = zeros.tobuf(format=tarfile.GNU_FORMAT)
+# .lzma: one stream, the dictionary size at bytes 1-4
+c = lzma.LZMACompressor(format=lzma.FORMAT_ALONE, preset=0)
+data = [c.compress(tar)] + [c.compress(bytes(chunk)) for _ in range(10)] + [c.flush()]
+data = bytearray(b"".join(data))
+data[1:5] = struct.pack("<I", 0xffffffff)
+open(out + ".tar.lzma", "wb").write(data)
+# .xz: one stream of one block (a decoder per stream: concatenated streams would not
+# show it), the block header's LZMA2 dictionary byte set to 40 (4 GiB), its CRC redone
+c = lzma.LZMACompressor(preset=0)
+s = [c.compress(tar)] + [c.compress(bytes(chunk)) for _ in range(10)] + [c.flush()]
+s = bytearray(b"".join(s))
+size = (s[12] + 1) * 4
+s[s.index(b"\x21\x01", 12, 12 + size) + 2] = 40
+s[12 + size - 4:12 + size] = struct.pack("<I", binascii.crc32(s[12:12 + size - 4]))
+open(out + ".tar.xz", "wb").write(s)
+EOF
+for ext in lzma xz; do
+	make_deb "$work/bigdict_1.0-1_amd64.deb" bigdict "" "raw:$work/bigdict.tar.$ext:data.tar.$ext"
+	/usr/bin/time -f '%e %M' -o "$work/time" "$elfcet" audit -q \
+		"$work/bigdict_1.0-1_amd64.deb" >/dev/null 2>"$work/b.err"
+	rc=$?
+	read -r wall rss < <(tail -n 1 "$work/time")
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/b.err")" -eq 1 ] && [ "$rss" -le "$rss_limit" ] &&
+		grep -q "bigdict_1.0-1_amd64.deb: data.tar.$ext: .*memory" "$work/b.err"; then
+		pass "data.tar.$ext asking a 4 GiB dictionary: refused in ${wall} s, peak RSS $((rss / 1024)) MB: $(cat "$work/b.err")"
+	else
+		failed "data.tar.$ext asking a 4 GiB dictionary: exit $rc, peak RSS $((rss / 1024)) MB, ${wall} s, $(head -n 2 "$work/b.err")"
+	fi
+done
+rm -f "$work"/bigdict*
 for bad in --max-unpacked=0 --max-unpacked=12X --max-members=-1 --max-members=; do
 	"$elfcet" audit -q "$bad" "$work/c-gz.deb" >/dev/null 2>"$work/u.err"
 	rc=$?

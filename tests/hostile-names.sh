@@ -49,6 +49,8 @@ files=$(find "$tree" -type f -printf x | wc -c)
 # apart from elfcet's code, from elfcet(1).
 python3 - "$tree" "$work" "$files" <<'PY'
 import json, os, re, sys, urllib.parse
+sys.path.insert(0, os.path.join(os.environ['top_srcdir'], 'tests'))
+from name_rule import name_bytes, terminal_safe, visible
 
 tree, work, nfiles = os.fsencode(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 status = 0
@@ -57,39 +59,6 @@ def result(ok, what):
     print(("PASS" if ok else "FAIL") + ": hostile-names: " + what)
     if not ok:
         status = 1
-
-def visible(b):
-    """elfcet(1), TEXT OUTPUT: \\ \\n \\r \\t, \\xHH for other controls, C1 and bidi
-    controls, line separators and bytes that are not UTF-8; the rest of UTF-8 as it is."""
-    out, i = bytearray(), 0
-    while i < len(b):
-        c = b[i]
-        if c == 0x5c: out += b'\\\\'; i += 1; continue
-        if c in (0x0a, 0x0d, 0x09): out += {0x0a: b'\\n', 0x0d: b'\\r', 0x09: b'\\t'}[c]; i += 1; continue
-        if c < 0x20 or c == 0x7f: out += b'\\x%02x' % c; i += 1; continue
-        if c < 0x80: out.append(c); i += 1; continue
-        for n in (2, 3, 4):
-            try:
-                ch = b[i:i + n].decode('utf-8')
-            except UnicodeDecodeError:
-                continue
-            break
-        else:
-            out += b'\\x%02x' % c; i += 1; continue
-        cp = ord(ch)
-        if 0x80 <= cp <= 0x9f or 0x2028 <= cp <= 0x202e or 0x2066 <= cp <= 0x2069:
-            out += b''.join(b'\\x%02x' % x for x in b[i:i + n])
-        else:
-            out += b[i:i + n]
-        i += n
-    return bytes(out)
-
-def terminal_safe(data):
-    try:
-        text = data.decode('utf-8')
-    except UnicodeDecodeError:
-        return False
-    return not re.search('[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]', text)
 
 paths = set()
 for d, _, fs in os.walk(tree):
@@ -117,10 +86,6 @@ result(sum(l.startswith(errline) for l in err.split(b'\n')) == 1 and terminal_sa
        "stderr: the unreadable file's line names it escaped (%s...)" % errline.decode())
 
 # JSON: each name read back exactly.
-def name_bytes(obj, key):
-    if key + '_hex' in obj:
-        return bytes.fromhex(obj[key + '_hex'])
-    return obj[key].encode('utf-8')
 doc = json.load(open(work + '/json', 'rb'))
 got = [name_bytes(f, 'path') for f in doc['files']]
 errs = [name_bytes(f, 'path') for f in doc['errors']]

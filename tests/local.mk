@@ -135,10 +135,11 @@ tests_dynrun_test_report_SOURCES = tests/dynrun_test_report.c
 tests_dynrun_test_report_CFLAGS = $(UNIT_CFLAGS)
 tests_dynrun_test_report_LDADD = dynrun/libdynrun.a $(UNIT_LDADD)
 endif
-TESTS += tests/dynrun-e2e.sh tests/dynrun-errors.sh
-EXTRA_DIST += tests/dynrun-e2e.sh tests/dynrun-errors.sh corpus/dynamic
+TESTS += tests/dynrun-e2e.sh tests/dynrun-errors.sh tests/dynrun-names.sh
+EXTRA_DIST += tests/dynrun-e2e.sh tests/dynrun-errors.sh tests/dynrun-names.sh corpus/dynamic
 # The scripts run the plugin from the build tree.
-tests/dynrun-e2e.log tests/dynrun-errors.log: vm/plugin/elfcet-qemu-plugin.so elfcet/elfcet
+tests/dynrun-e2e.log tests/dynrun-errors.log tests/dynrun-names.log: \
+	vm/plugin/elfcet-qemu-plugin.so elfcet/elfcet
 # What they leave in the build tree.
 clean-local: clean-dynrun-outputs
 clean-dynrun-outputs:
@@ -222,7 +223,7 @@ tests/install.log: elfcet/elfcet vm/plugin/elfcet-qemu-plugin.so
 # SARIF and JSON Lines reports, elfcet report merging shards (on the two corpora).
 TESTS += tests/sarif.sh tests/jsonl-report.sh tests/hostile-names.sh
 EXTRA_DIST += tests/sarif.sh tests/sarif-subset.schema.json tests/jsonl-report.sh \
-	tests/hostile-names.sh
+	tests/hostile-names.sh tests/name_rule.py
 tests/sarif.log tests/jsonl-report.log: tests/corpus-notes.log tests/corpus-targets.log
 # Progress on a terminal (script(1)), none in pipes or JSON; the summary table.
 TESTS += tests/progress.sh
@@ -264,9 +265,10 @@ EXTRA_DIST += tests/debian13.sh tests/debian13-fetch tests/x86-elf-files tests/d
 #   make fuzz FUZZ_SECONDS=N   each target for N seconds (default 600), one at a time
 #   make check-fuzz            the regression inputs, then 60 s of new input per target
 FUZZ_ENV = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)'
-fuzz: tests/elf-hostile tests/elf-damage
+# (elfcet itself writes fuzz_report's seeds)
+fuzz: tests/elf-hostile tests/elf-damage elfcet/elfcet
 	$(FUZZ_ENV) FUZZ_SECONDS='$(FUZZ_SECONDS)' $(BASH) $(abs_top_srcdir)/tests/fuzz/run fuzz
-check-fuzz: tests/elf-hostile tests/elf-damage
+check-fuzz: tests/elf-hostile tests/elf-damage elfcet/elfcet
 	$(FUZZ_ENV) $(BASH) $(abs_top_srcdir)/tests/fuzz/run check
 .PHONY: fuzz check-fuzz
 EXTRA_DIST += tests/fuzz

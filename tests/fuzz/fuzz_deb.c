@@ -1,7 +1,7 @@
 /* Fuzz target: a Debian package read as `elfcet audit` reads it (deb_read: the ar
  * archive, the tar members, dpkg's compressions, the limits), each ELF member audited.
  * The input is the package's bytes, written to a memory file that deb_read opens by
- * name. */
+ * name; fuzz_deb_mutator.c mutates it as a package (ar, tar, compression). */
 #include "config.h"
 
 #include "audit.h"

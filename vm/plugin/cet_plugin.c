@@ -376,22 +376,21 @@ static void note_sigaction(uint64_t act)
 
 static void note_exec(uint64_t path_addr)
 {
-	char path[512] = "";
+	char path[4096] = ""; /* PATH_MAX: the kernel takes no longer path */
 	for (size_t i = 0; i + 1 < sizeof(path); i++) {
 		if (!read_guest(path_addr + i, path + i, 1) || path[i] == '\0')
 			break;
 	}
-	char line[700];
+	/* every byte of the path escaped (6 for a control byte), the record around it */
+	char line[sizeof(path) * 6 + 64];
 	/* The wire format reads as one JSON object: kept as written. */
 	/* clang-format off */
-	char *w = line + snprintf(line, sizeof(line), "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_EXEC "\","
-				  WIRE_KEY(WIRE_PID) "%ld," WIRE_KEY(WIRE_PATH) "\"",
-				  (long)getpid());
+	size_t len = (size_t)snprintf(line, sizeof(line), "{" WIRE_KEY(WIRE_EVENT) "\"" WIRE_EV_EXEC "\","
+				      WIRE_KEY(WIRE_PID) "%ld," WIRE_KEY(WIRE_PATH) "\"",
+				      (long)getpid());
 	/* clang-format on */
-	for (const char *p = path; *p && w < line + sizeof(line) - 8; p++)
-		if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
-			*w++ = *p;
-	strcpy(w, "\"}");
+	len = violation_log_escape(line, sizeof(line), len, path);
+	snprintf(line + len, sizeof(line) - len, "\"}");
 	violation_log_line(line);
 }
 

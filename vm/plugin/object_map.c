@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 struct file_info {
 	char *path;
@@ -105,8 +106,19 @@ static void reread_locked(void)
 			   &minor, &ino, &path_at) < 6 ||
 		    ino == 0 || path_at == 0 || line[path_at] != '/')
 			continue;
-		char *path = line + path_at;
+		char *path = line + path_at, exact[4096];
 		path[strcspn(path, "\n")] = '\0';
+		/* The map writes a newline in a name as \012 (and a backslash as it is): such a
+		 * name is read exactly from the mapping's link. */
+		if (strstr(path, "\\012")) {
+			char link[64];
+			snprintf(link, sizeof(link), "/proc/self/map_files/%llx-%llx", start, end);
+			ssize_t n = readlink(link, exact, sizeof(exact) - 1);
+			if (n > 0) {
+				exact[n] = '\0';
+				path = exact;
+			}
+		}
 		struct file_info *f = file_for(path, makedev(major, minor), ino);
 		if (!f)
 			continue;

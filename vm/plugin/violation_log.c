@@ -96,6 +96,21 @@ static bool remember(int kind, uint64_t src, uint64_t dst)
 	return true;
 }
 
+size_t violation_log_escape(char *buf, size_t cap, size_t len, const char *s)
+{
+	for (; *s && len + 7 < cap; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			len += (size_t)snprintf(buf + len, cap - len, "\\%c", c);
+		else if (c < 0x20)
+			len += (size_t)snprintf(buf + len, cap - len, "\\u%04x", c);
+		else
+			buf[len++] = (char)c;
+	}
+	return len;
+}
+
 /* Append ,"<key>_object":"...","<key>_offset":N for the object mapping addr. */
 static void append_object(char *buf, size_t cap, size_t *len, const char *key, uint64_t addr)
 {
@@ -105,15 +120,8 @@ static void append_object(char *buf, size_t cap, size_t *len, const char *key, u
 	if (!ref.path || *len >= cap)
 		return;
 	*len += (size_t)snprintf(buf + *len, cap - *len, ",\"%s" WIRE_OBJECT "\":\"", key);
-	for (const char *p = ref.path; *p && *len + 8 < cap; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (c == '"' || c == '\\')
-			*len += (size_t)snprintf(buf + *len, cap - *len, "\\%c", c);
-		else if (c < 0x20)
-			*len += (size_t)snprintf(buf + *len, cap - *len, "\\u%04x", c);
-		else
-			buf[(*len)++] = (char)c;
-	}
+	if (*len < cap)
+		*len = violation_log_escape(buf, cap, *len, ref.path);
 	if (*len < cap)
 		*len += (size_t)snprintf(buf + *len, cap - *len,
 					 "\",\"%s" WIRE_OFFSET "\":%" PRIu64, key, ref.offset);

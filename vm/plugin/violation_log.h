@@ -21,6 +21,11 @@ struct violation {
 int violation_log_open(const char *path);
 /* Whether addresses can be named by object (user mode only). */
 void violation_log_name_objects(bool on);
+/* Appends S to the JSON string being written in BUF (LEN bytes used of CAP): quote and
+ * backslash escaped, control bytes as \u00XX, every other byte as it is, so that a reader
+ * gets the name's bytes back (names are paths: any byte but NUL). Stops before a byte that
+ * would not fit whole. Returns the new length. */
+size_t violation_log_escape(char *buf, size_t cap, size_t len, const char *s);
 /* Write a raw line (without newline) as is. */
 void violation_log_line(const char *json);
 /* Record one violation; returns true when it was new (written). Thread-safe. */

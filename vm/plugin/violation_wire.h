@@ -12,7 +12,10 @@
  *   window     open [interrupted_transfers]
  *
  * Addresses are guest virtual addresses in decimal; an END_object/END_offset pair names
- * the mapped file and offset an address falls in (user mode only). Only plain C here: the
+ * the mapped file and offset an address falls in (user mode only). Names (END_object, an
+ * exec's path) are any bytes but NUL: written with the quote and backslash escaped, control
+ * bytes as \u00XX and every other byte as it is (not always UTF-8), so that a reader
+ * gets them back exactly (json-c keeps such bytes; jq would not). Only plain C here: the
  * plugin is built by its own rule (vm/local.mk), without libelf or json-c. */
 #ifndef ELFCET_VIOLATION_WIRE_H
 #define ELFCET_VIOLATION_WIRE_H
