@@ -73,7 +73,8 @@ wait $!
 check wait-status $? 5
 # The job signals itself once its trap is set (its own PID: the parent of a
 # program it runs), so no signal can come before the trap.
-( trap 'exit 7' USR2; kill -USR2 $(exec dash -c 'echo $PPID'); echo not reached; exit 9 ) &
+# shellcheck disable=SC2016 # $PPID is the child's to expand
+( trap 'exit 7' USR2; kill -USR2 "$(exec dash -c 'echo $PPID')"; echo not reached; exit 9 ) &
 wait $!
 check background-trap $? 7
 
