@@ -31,6 +31,8 @@
 #      name lets its copy build.
 #  11. A shared library beside the program: marking it grows its program header table,
 #      which moves the sections after it; the -dbgsym file still pairs with it.
+#  12. A program with a second name (a hard link, as bzip2's bunzip2): both names marked,
+#      still one file.
 set -uo pipefail
 : "${ELFCET:?}" "${top_srcdir:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/elfcet-dh.XXXXXX")
@@ -424,5 +426,23 @@ if [ "$rc" -eq 0 ] && [ -n "$debugfile" ] && grep -q 'libcethello.so.1: none -> 
 	pass "a library whose program header table grew: built, and eu-unstrip pairs it with its -dbgsym file"
 else
 	failed "a library whose program header table grew: build exited $rc: $(grep -m 1 -E '^(dh_elfcet: error|objcopy|make.*Error)' "$work/library.log") $(cat "$work/unstrip.err" 2>/dev/null)"
+fi
+# 12. The program and a hard link to it (bzip2, bunzip2 and bzcat are one file): elfcet
+# mark refuses to split the links, dh_elfcet marks the file under both names.
+prepare='cat >> debian/rules <<"END"
+execute_after_dh_auto_install:
+	ln debian/cethello/usr/bin/cethello debian/cethello/usr/bin/cethello-again
+END'
+build hardlink
+rc=$?
+deb=$(ls "$work"/hardlink/cethello_1.0_*.deb 2>/dev/null)
+dpkg-deb -x "$deb" "$work/hardlink/root" 2>/dev/null
+bin=$work/hardlink/root/usr/bin
+if [ "$rc" -eq 0 ] && [ "$(stat -c %i "$bin/cethello" 2>/dev/null)" = "$(stat -c %i "$bin/cethello-again" 2>/dev/null)" ] &&
+	"$ELFCET" audit "$bin/cethello" 2>/dev/null | grep -q 'shstk=marked-ok' &&
+	"$ELFCET" audit "$bin/cethello-again" 2>/dev/null | grep -q 'shstk=marked-ok'; then
+	pass "a program with a hard link: marked, both names one file"
+else
+	failed "a program with a hard link: build exited $rc: $(grep -m 1 -E '^(dh_elfcet: error|elfcet mark)' "$work/hardlink.log")"
 fi
 exit "$fail"
