@@ -29,6 +29,10 @@
 #      no build path in path_hex either, no ESC reaches the build log; linked for IBT,
 #      the build fails naming each copy escaped; an override by the exact bytes of a
 #      name lets its copy build.
+#  11. A shared library beside the program: marking it grows its program header table,
+#      which moves the sections after it; the -dbgsym file still pairs with it.
+#  12. A program with a second name (a hard link, as bzip2's bunzip2): both names marked,
+#      still one file.
 set -uo pipefail
 : "${ELFCET:?}" "${top_srcdir:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/elfcet-dh.XXXXXX")
@@ -398,5 +402,47 @@ if [ "$rc" -ne 0 ] && grep -aq 'marked for CET but would break: 1 file verdict(s
 	pass "hostile names: overrides match each name's bytes, only \\xff\\xfe is left"
 else
 	failed "hostile names, overrides by name: exit $rc:"; grep -a -A2 'dh_elfcet: error\|marked-broken' "$work/names-override.log" | cat -v | head -n 8
+fi
+# 11. A shared library: its note is created behind a program header table grown in place,
+# which moves .note.gnu.build-id and .gnu.hash; the debug file must follow (eu-unstrip).
+prepare='cat >> debian/rules <<"END"
+execute_after_dh_auto_build:
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -Wl,-soname,libcethello.so.1 -o libcethello.so.1 hello.c
+execute_after_dh_auto_install:
+	install -D -m 644 libcethello.so.1 debian/cethello/usr/lib/libcethello.so.1
+END'
+build library
+rc=$?
+deb=$(ls "$work"/library/cethello_1.0_*.deb 2>/dev/null)
+ddeb=$(ls "$work"/library/cethello-dbgsym_1.0_*.*deb 2>/dev/null | head -n 1)
+dpkg-deb -x "$deb" "$work/library/root" 2>/dev/null
+dpkg-deb -x "$ddeb" "$work/library/dbg" 2>/dev/null
+lib=$work/library/root/usr/lib/libcethello.so.1
+debugfile=
+[ -f "$lib" ] && debugfile=$(find "$work/library/dbg" -name "$(readelf -n "$lib" | sed -n 's/^ *Build ID: \(..\)\(.*\)/\2/p').debug" | head -n 1)
+if [ "$rc" -eq 0 ] && [ -n "$debugfile" ] && grep -q 'libcethello.so.1: none -> SHSTK.*program header table grown' "$work/library.log" &&
+	eu-unstrip -o "$work/library/unstripped" "$lib" "$debugfile" 2> "$work/unstrip.err" &&
+	"$ELFCET" audit "$work/library/unstripped" 2>/dev/null | grep -q 'shstk=marked-ok'; then
+	pass "a library whose program header table grew: built, and eu-unstrip pairs it with its -dbgsym file"
+else
+	failed "a library whose program header table grew: build exited $rc: $(grep -m 1 -E '^(dh_elfcet: error|objcopy|make.*Error)' "$work/library.log") $(cat "$work/unstrip.err" 2>/dev/null)"
+fi
+# 12. The program and a hard link to it (bzip2, bunzip2 and bzcat are one file): elfcet
+# mark refuses to split the links, dh_elfcet marks the file under both names.
+prepare='cat >> debian/rules <<"END"
+execute_after_dh_auto_install:
+	ln debian/cethello/usr/bin/cethello debian/cethello/usr/bin/cethello-again
+END'
+build hardlink
+rc=$?
+deb=$(ls "$work"/hardlink/cethello_1.0_*.deb 2>/dev/null)
+dpkg-deb -x "$deb" "$work/hardlink/root" 2>/dev/null
+bin=$work/hardlink/root/usr/bin
+if [ "$rc" -eq 0 ] && [ "$(stat -c %i "$bin/cethello" 2>/dev/null)" = "$(stat -c %i "$bin/cethello-again" 2>/dev/null)" ] &&
+	"$ELFCET" audit "$bin/cethello" 2>/dev/null | grep -q 'shstk=marked-ok' &&
+	"$ELFCET" audit "$bin/cethello-again" 2>/dev/null | grep -q 'shstk=marked-ok'; then
+	pass "a program with a hard link: marked, both names one file"
+else
+	failed "a program with a hard link: build exited $rc: $(grep -m 1 -E '^(dh_elfcet: error|elfcet mark)' "$work/hardlink.log")"
 fi
 exit "$fail"
