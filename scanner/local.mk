@@ -30,6 +30,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/code_finding.c \
 	scanner/code/code_sweep.c scanner/code/code_sweep.h \
 	scanner/code/sweep.h \
+	scanner/code/sweep_address_flow.c \
 	scanner/code/sweep_code_refs.c \
 	scanner/code/sweep_jump_tables.c \
 	scanner/code/sweep_returns.c \
