@@ -38,6 +38,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/sweep_vsyscall.c \
 	scanner/code/disasm.c scanner/code/disasm.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
+	scanner/code/go_pclntab.c scanner/code/go_pclntab.h \
 	scanner/code/insn_length.c scanner/code/insn_length.h \
 	scanner/util/sort_address.c scanner/util/sort_address.h \
 	scanner/code/targets.h \

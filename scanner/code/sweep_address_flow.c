@@ -154,8 +154,10 @@ static void on_flow_insn(const struct decoded *di, void *ctx)
 	}
 	f->used |= reads;
 	f->held &= ~written;
-	if (!f->held)
+	if (!f->held) {
 		f->done = true;
+		f->used = true; /* overwritten unused (lea f,%rax; lea g,%rax): none */
+	}
 }
 
 enum address_use sweep_address_use(struct sweep *s, uint64_t after, x86_reg reg)

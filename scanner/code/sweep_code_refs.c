@@ -142,7 +142,10 @@ void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const 
 	use = sweep_address_use(s, di->addr + di->size, dst->reg);
 	if (use == ADDRESS_NOT_TARGET)
 		return;
-	if (global_label_at(s->c, v) ||
+	/* A global label or a Go function's entry is a place code is meant to reach: a
+	 * target unless only compared with, offset or dropped; other code when stored,
+	 * passed or jumped to */
+	if (global_label_at(s->c, v) || code_is_go_entry(s->c, v) ||
 	    (use == ADDRESS_TARGET && sweep_code_instruction_start(s, v)))
 		code_add_target(s->c, v, VIA_CODE_REF, di->addr);
 }
