@@ -3,12 +3,10 @@
  * functions no FDE or symbol names (x86inc kernels stored into a codec's context, Go
  * closures), so the function starts alone miss them; what makes such an address a target
  * is where it goes: stored, passed to a call, or branched to. An address compared with
- * first, offset or read through is a bound or a table base, no target. */
+ * first, offset, read through or dropped is a bound or a table base, no target. */
 #include "config.h"
 
 #include "code/sweep.h"
-
-#include "code/insn_length.h"
 
 /* How many instructions after the lea are followed: a compiler stores or passes the
  * address within a few; farther, what the register holds is anyone's guess. */
@@ -23,7 +21,7 @@
 struct flow {
 	uint32_t held; /* general registers holding the address (bit 0: %rax) */
 	bool target;   /* stored, passed or branched to */
-	bool used;     /* compared with, offset, read through */
+	bool used;     /* compared with, offset, read through, dropped */
 	bool done;     /* the chain ended: control left, or no register holds it */
 	struct disasm *d;
 };
