@@ -30,6 +30,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/code_finding.c \
 	scanner/code/code_sweep.c scanner/code/code_sweep.h \
 	scanner/code/sweep.h \
+	scanner/code/sweep_address_flow.c \
 	scanner/code/sweep_code_refs.c \
 	scanner/code/sweep_jump_tables.c \
 	scanner/code/sweep_returns.c \
@@ -37,6 +38,7 @@ scanner_libelfcet_a_SOURCES = \
 	scanner/code/sweep_vsyscall.c \
 	scanner/code/disasm.c scanner/code/disasm.h \
 	scanner/code/eh_frame.c scanner/code/eh_frame.h \
+	scanner/code/go_pclntab.c scanner/code/go_pclntab.h \
 	scanner/code/insn_length.c scanner/code/insn_length.h \
 	scanner/util/sort_address.c scanner/util/sort_address.h \
 	scanner/code/targets.h \

@@ -44,6 +44,12 @@ tests_test_xalloc_SOURCES = tests/test_xalloc.c
 tests_test_xalloc_CFLAGS = $(UNIT_CFLAGS)
 tests_test_xalloc_LDADD = $(UNIT_LDADD)
 
+check_PROGRAMS += tests/test_go_pclntab
+TESTS += tests/test_go_pclntab
+tests_test_go_pclntab_SOURCES = tests/test_go_pclntab.c
+tests_test_go_pclntab_CFLAGS = $(UNIT_CFLAGS)
+tests_test_go_pclntab_LDADD = $(UNIT_LDADD)
+
 check_PROGRAMS += tests/test_elf_index
 TESTS += tests/test_elf_index
 tests_test_elf_index_SOURCES = tests/test_elf_index.c

@@ -156,6 +156,18 @@ static void span_ranges(struct code_ctx *c)
 	}
 }
 
+/* Go's functions, from its own table. Their entries do not divide the sweep's regions
+ * (Go's stack switches, asmcgocall's, are read as one piece with what follows) and are
+ * not function starts to the byte evidence: in a Go program at a fixed address, numbers
+ * in immediates meet them (mov $5000000,%eax: a Go function's entry in fzf). */
+static void load_go_functions(struct code_ctx *c)
+{
+	const struct elf_section *text = elf_model_section_named(c->m, ".text");
+	uint64_t text_start = text ? text->sh.sh_addr : c->nranges ? c->ranges[0].addr : 0;
+
+	go_pclntab_read(c->m, text_start, &c->go);
+}
+
 void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct rule_set *rules,
 		   struct finding_list *out)
 {
@@ -171,6 +183,7 @@ void code_ctx_init(struct code_ctx *c, const struct elf_model *m, const struct r
 	span_ranges(c);
 	load_symbols(c);
 	eh_frame_load(m, &c->fdes, &c->nfdes);
+	load_go_functions(c);
 	build_starts(c);
 }
 
@@ -180,6 +193,7 @@ void code_ctx_free(struct code_ctx *c)
 	free(c->syms);
 	free(c->fdes);
 	free(c->starts);
+	go_functions_free(&c->go);
 	addr_map_free(&c->relocated);
 	addr_map_free(&c->rewritten);
 	addr_map_free(&c->slot_symbol);
@@ -189,6 +203,16 @@ void code_ctx_free(struct code_ctx *c)
 	free(c->tables);
 	free(c->returns_twice);
 	memset(c, 0, sizeof(*c));
+}
+
+bool code_is_go_entry(const struct code_ctx *c, uint64_t addr)
+{
+	size_t i;
+
+	if (!c->go.nentries)
+		return false;
+	i = records_upto(c->go.entries, c->go.nentries, sizeof(*c->go.entries), addr);
+	return i && c->go.entries[i - 1] == addr;
 }
 
 const struct exec_range *code_range_of(const struct code_ctx *c, uint64_t addr)
@@ -370,6 +394,10 @@ const char *evidence_name(enum evidence via)
 
 void code_add_target(struct code_ctx *c, uint64_t addr, enum evidence via, uint64_t from)
 {
+	/* A word holding the end of Go's text (the runtime's etext and maxpc, relocated in
+	 * a position-independent program) bounds its code; no branch goes there. */
+	if (c->go.end && addr == c->go.end && (via == VIA_RELOC || via == VIA_DATA_POINTER))
+		return;
 	ARRAY_RESERVE(c->targets, c->targets_cap, c->ntargets + 1);
 	c->targets[c->ntargets++] = (struct target){ addr, from, via };
 }

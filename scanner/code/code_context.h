@@ -4,6 +4,7 @@
 #ifndef ELFCET_CODE_CONTEXT_H
 #define ELFCET_CODE_CONTEXT_H
 
+#include "code/go_pclntab.h"
 #include "elf/elf_model.h"
 #include "problem.h"
 
@@ -88,7 +89,8 @@ struct code_ctx {
 	size_t nsyms;
 	struct fde_info *fdes; /* sorted by start */
 	size_t nfdes;
-	uint64_t *starts; /* function starts: symbols, FDEs, range starts; sorted */
+	struct go_functions go; /* Go's functions (.gopclntab), when the file has Go code */
+	uint64_t *starts;	/* function starts: symbols, FDEs, range starts; sorted */
 	size_t nstarts;
 
 	struct addr_map relocated;   /* word address -> value after RELATIVE/RELR relocation */
@@ -115,6 +117,8 @@ const struct exec_range *code_range_of(const struct code_ctx *c, uint64_t addr);
 /* File bytes at ADDR inside an executable range, with how many follow. */
 const unsigned char *code_bytes(const struct code_ctx *c, uint64_t addr, size_t *avail);
 bool code_is_function_start(const struct code_ctx *c, uint64_t addr);
+/* Whether ADDR is the entry of a Go function in Go's own table (.gopclntab). */
+bool code_is_go_entry(const struct code_ctx *c, uint64_t addr);
 /* The last function start at or below ADDR (0 when none). */
 uint64_t code_function_start(const struct code_ctx *c, uint64_t addr);
 /* The first function start above ADDR, or the end of ADDR's range. */

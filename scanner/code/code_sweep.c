@@ -66,7 +66,8 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 			return true;
 		break;
 	case 0x8d: /* lea func(%rip), %r64: the function's address is taken */
-		sweep_code_ref_lea(c, p, i, n, addr);
+		if (sweep_code_ref_lea(c, p, i, n, addr))
+			return true;
 		break;
 	case 0xe8: /* call rel32 of a returns-twice function: the next insn is a target */
 		if (c->nreturns_twice && i + 5 <= n) {
@@ -318,6 +319,9 @@ static void on_instruction(const struct decoded *di, void *ctx)
 		sweep_check_vsyscall(s, di, x);
 	if (s->vsys_left)
 		s->vsys_left--;
+	/* Last: it decodes ahead with the same decoder, which X points into. */
+	if (x && di->insn->id == X86_INS_LEA && s->c->is64)
+		sweep_check_code_ref_flow(s, di, x);
 }
 
 void sweep_measure_ahead(struct sweep *s, uint64_t from, uint64_t to)

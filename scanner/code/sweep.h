@@ -110,9 +110,28 @@ void sweep_check_stray_endbr(struct sweep *s, const unsigned char *p, size_t fro
  * function at ADDR): lea func(%rip) or lea func@GOTOFF(%reg) at the 0x8d, and in a
  * position-dependent file push/mov of an absolute code address. */
 bool exec_address(const struct code_ctx *c, uint64_t v);
-void sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+/* Returns whether the lea is worth decoding: its address is code but no function start,
+ * and sweep_check_code_ref_flow decides by where the address goes. */
+bool sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			uint64_t addr);
+/* At a decoded lea label(%rip),%reg (64-bit) whose label is code but no function start
+ * or PLT entry: a target when the label is an instruction start the address of which
+ * is stored, passed or branched to, or a global label not only compared or offset. */
+void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const cs_x86 *x);
 void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			     uint64_t addr);
+
+/* Where a code address goes (sweep_address_flow.c). */
+enum address_use {
+	ADDRESS_UNKNOWN,    /* no use seen in reach */
+	ADDRESS_TARGET,	    /* stored, passed to a call, branched to */
+	ADDRESS_NOT_TARGET, /* only compared with, offset, or read through */
+};
+/* What the code from AFTER (an instruction start of the swept function) does with the
+ * address register REG holds. Decodes with the sweep's decoder: call it last. */
+enum address_use sweep_address_use(struct sweep *s, uint64_t after, x86_reg reg);
+/* Whether ADDR starts an instruction, measured from its function's start (or, far from
+ * one, from a window before it). */
+bool sweep_code_instruction_start(struct sweep *s, uint64_t addr);
 
 #endif

@@ -44,6 +44,13 @@ static bool is_cmp(const unsigned char *p, size_t n)
 	       ((p[k] == 0x81 || p[k] == 0x83) && k + 1 < n && ((p[k + 1] >> 3) & 7) == 7);
 }
 
+static bool is_function_or_plt(const struct code_ctx *c, uint64_t v)
+{
+	uint64_t name;
+
+	return code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &name);
+}
+
 /* An address the code computes or loads (lea, mov $imm32, push $imm32; the next
  * instruction at NEXT, LEFT bytes): when it is exactly a function start or a PLT entry
  * (a position-dependent program's canonical address of an imported function), the code
@@ -52,12 +59,9 @@ static bool is_cmp(const unsigned char *p, size_t n)
 static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence,
 			       const unsigned char *next, size_t left)
 {
-	uint64_t name;
-
 	if (!exec_address(c, v))
 		return;
-	if (code_is_function_start(c, v) || addr_map_get(&c->plt_symbol, v, &name) ||
-	    (global_label_at(c, v) && !is_cmp(next, left)))
+	if (is_function_or_plt(c, v) || (global_label_at(c, v) && !is_cmp(next, left)))
 		code_add_target(c, v, VIA_CODE_REF, evidence);
 }
 
@@ -92,14 +96,22 @@ static bool subtracts_code_address(const struct code_ctx *c, const unsigned char
 	return false;
 }
 
-void sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+bool sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			uint64_t addr)
 {
+	/* 64-bit: a function start or PLT entry at once (the opcode, ModRM and such a
+	 * target do not occur by chance); other code is decoded, and its flow decides. */
 	if (c->is64 && i >= 1 && (p[i - 1] & 0xf8) == 0x48 && i + 6 <= n &&
 	    (p[i + 1] & 0xc7) == 0x05) {
-		code_address_taken(c,
-				   addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2),
-				   addr + i - 1, p + i + 6, n - i - 6);
+		uint64_t v = addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2);
+
+		if (!exec_address(c, v))
+			return false;
+		if (is_function_or_plt(c, v)) {
+			code_add_target(c, v, VIA_CODE_REF, addr + i - 1);
+			return false;
+		}
+		return true;
 	}
 	/* i386 PIC: lea func@GOTOFF(%reg), %r32, the register holding the GOT */
 	if (!c->is64 && c->got && i + 6 <= n && (p[i + 1] >> 6) == 2 && (p[i + 1] & 7) != 4) {
@@ -108,6 +120,34 @@ void sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, si
 					   0xffffffffull,
 				   addr + i, p + i + 6, n - i - 6);
 	}
+	return false;
+}
+
+void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	const cs_x86_op *dst = &x->operands[0], *src = &x->operands[1];
+	enum address_use use;
+	uint64_t v;
+
+	if (x->op_count != 2 || dst->type != X86_OP_REG || src->type != X86_OP_MEM ||
+	    src->mem.base != X86_REG_RIP || src->mem.index != X86_REG_INVALID)
+		return;
+	/* lea 0(%rip): the code reads its own position (V8 and valgrind keep it for a
+	 * stack walk), no branch goes there */
+	if (!src->mem.disp)
+		return;
+	v = di->addr + di->size + (uint64_t)src->mem.disp;
+	if (!exec_address(s->c, v) || is_function_or_plt(s->c, v))
+		return;
+	use = sweep_address_use(s, di->addr + di->size, dst->reg);
+	if (use == ADDRESS_NOT_TARGET)
+		return;
+	/* A global label or a Go function's entry is a place code is meant to reach: a
+	 * target unless only compared with, offset or dropped; other code when stored,
+	 * passed or jumped to */
+	if (global_label_at(s->c, v) || code_is_go_entry(s->c, v) ||
+	    (use == ADDRESS_TARGET && sweep_code_instruction_start(s, v)))
+		code_add_target(s->c, v, VIA_CODE_REF, di->addr);
 }
 
 void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,

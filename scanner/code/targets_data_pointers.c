@@ -44,8 +44,11 @@ struct pointer_words {
 	size_t n, cap;
 };
 
+/* (.gopclntab: Go's table of its functions, offsets and its text start, which no branch
+ * goes through) */
 static const char *const skipped[] = { ".eh_frame", ".eh_frame_hdr", ".gcc_except_table",
-				       ".dynamic",  ".got.plt",	     ".interp" };
+				       ".dynamic",  ".got.plt",	     ".interp",
+				       ".gopclntab" };
 
 static bool scanned(const char *name, const GElf_Shdr *sh)
 {

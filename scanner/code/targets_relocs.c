@@ -170,6 +170,11 @@ static void one_reloc(struct code_ctx *c, const struct dynsyms *ds, uint64_t off
 		 * jmp *GOT lands there. targets_plt decides whether to report them. */
 		if (!c->bind_now && p && code_range_of(c, inplace))
 			code_add_target(c, inplace, VIA_PLT, offset);
+		/* Bound to the file's own definition (its code calls an exported symbol
+		 * through its PLT): the jmp *GOT lands there, a function symbol or not
+		 * (ruby's coroutine_transfer is an assembler label without a type). */
+		if (defined && code_range_of(c, symval))
+			code_add_target(c, symval, VIA_RELOC, offset);
 		break;
 	case RK_IRELATIVE:
 		value = (uint64_t)addend;
