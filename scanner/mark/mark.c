@@ -122,8 +122,9 @@ static int verify_written(const char *tmp, void *p, struct elfcet_error *err)
 		error_set(err, "the result's ISA_1_NEEDED differs from the original's");
 		goto out;
 	}
-	if (plan->new_present && (after.props.kernel.feature_1_and != plan->new_bits ||
-				  after.props.glibc.feature_1_and != plan->new_bits)) {
+	if (plan->new_present &&
+	    !property_loaders_read(after.props.kernel_reads_own_note, &after.props.kernel,
+				   &after.props.glibc, plan->new_bits)) {
 		error_set(err,
 			  "the kernel or ld.so would read the result differently "
 			  "(kernel 0x%x, ld.so 0x%x)",

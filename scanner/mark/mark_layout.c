@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NOTE_HEADER_SIZE 16u /* namesz, descsz, type, "GNU\0" */
-
 static void put_word(struct mark_plan *plan, bool is64, uint64_t off, uint64_t v, const char *what)
 {
 	unsigned char b[8];
@@ -260,12 +258,14 @@ static void list_insert(struct phdr_list *l, size_t at, const GElf_Phdr *ph)
 
 /* The old entries: the note's headers adjusted, and empty ones (PT_NULL, or a note header
  * left empty by objcopy --remove-section) dropped to make room; a PT_GNU_PROPERTY added
- * when there is none. LAST_LOAD gets the last PT_LOAD's place in the list. */
+ * when there is none (the kernel reads that one), and a PT_NOTE of the note's own when
+ * none held it alone (glibc 2.36's ld.so reads only that one). LAST_LOAD gets the last
+ * PT_LOAD's place in the list. */
 static int collect_phdrs(const struct elf_model *m, const struct property_note *note,
 			 uint64_t old_off, uint64_t old_end, struct phdr_list *list,
 			 size_t *last_load, struct elfcet_error *err)
 {
-	bool has_gnu_property = false;
+	bool has_gnu_property = false, has_own_note = false;
 	size_t i;
 
 	*last_load = 0;
@@ -277,6 +277,9 @@ static int collect_phdrs(const struct elf_model *m, const struct property_note *
 			continue;
 		if (p.p_type == PT_GNU_PROPERTY)
 			has_gnu_property = true;
+		if (p.p_type == PT_NOTE && note && p.p_offset == old_off &&
+		    p.p_filesz == old_end - old_off)
+			has_own_note = true;
 		if (p.p_type == PT_NOTE && note && p.p_offset <= old_off &&
 		    p.p_offset + p.p_filesz >= old_end &&
 		    !(p.p_offset == old_off && p.p_filesz == old_end - old_off)) {
@@ -301,9 +304,29 @@ static int collect_phdrs(const struct elf_model *m, const struct property_note *
 		list->from[list->count] = (long)i;
 		list->items[list->count++] = p;
 	}
+	if (!has_own_note)
+		list_insert(list, list->count, &(GElf_Phdr){ .p_type = PT_NOTE });
 	if (!has_gnu_property)
 		list_insert(list, list->count, &(GElf_Phdr){ .p_type = PT_GNU_PROPERTY });
 	return 0;
+}
+
+/* Removes the PT_GNU_PROPERTY collect_phdrs added; false when there is none. */
+static bool drop_new_gnu_property(struct phdr_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->count; i++) {
+		if (l->from[i] < 0 && l->items[i].p_type == PT_GNU_PROPERTY) {
+			memmove(l->items + i, l->items + i + 1,
+				(l->count - i - 1) * sizeof(*l->items));
+			memmove(l->from + i, l->from + i + 1,
+				(l->count - i - 1) * sizeof(*l->from));
+			l->count--;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* The entries' new values for the place PL: the segment that grows or the new PT_LOAD,
@@ -372,6 +395,7 @@ static void rebuild_phdrs(const struct elf_model *m, const struct property_note 
 			p->p_filesz = p->p_memsz = pl->phsize;
 			p->p_align = nalign;
 		} else if (p->p_type == PT_GNU_PROPERTY ||
+			   (p->p_type == PT_NOTE && list->from[i] < 0) ||
 			   (p->p_type == PT_NOTE && note && p->p_offset == old_off &&
 			    p->p_filesz == old_end - old_off)) {
 			p->p_flags = PF_R;
@@ -570,7 +594,7 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	es = elf_shdr_size(eh.is64);
 	if (eh.phentsize != elf_phdr_size(eh.is64))
 		return error_set(err, "unusual program header size %u", eh.phentsize);
-	if (m->phnum != eh.phnum || m->phnum >= PN_XNUM - 2)
+	if (m->phnum != eh.phnum || m->phnum >= PN_XNUM - 3)
 		return error_set(err, "extended program header numbering is not supported");
 	/* Placement keeps the new bytes clear of every segment's memory; a segment that maps
 	 * more of the file than its memory size reaches further than that says. */
@@ -589,9 +613,16 @@ int mark_layout_relocate(const struct elf_model *m, const struct property_note *
 	}
 	if (collect_phdrs(m, note, old_off, old_end, list, &last_load, err) != 0)
 		goto out;
-	/* A new PT_LOAD goes right after the last one: loaders want them in address order. */
 	if (mark_place_choose(m, &eh, shtab, shcount, list->count, note_size, &pl, err) != 0)
 		goto out;
+	/* A moved table is one binutils and eu-unstrip cannot handle: a file whose note only
+	 * ld.so reads does without a new PT_GNU_PROPERTY when that keeps the table. */
+	if (pl.table_moves && !property_kernel_reads_own_note(m) && drop_new_gnu_property(list)) {
+		if (mark_place_choose(m, &eh, shtab, shcount, list->count, note_size, &pl, err) !=
+		    0)
+			goto out;
+	}
+	/* A new PT_LOAD goes right after the last one: loaders want them in address order. */
 	if (pl.new_load)
 		list_insert(list, last_load + 1, &(GElf_Phdr){ .p_type = PT_LOAD });
 	rebuild_phdrs(m, note, old_off, old_end, list, last_load, &pl, note_size);

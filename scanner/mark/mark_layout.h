@@ -9,6 +9,8 @@
 #include "elf/elf_model.h"
 #include "mark/mark_edit.h"
 #include "mark/mark_plan.h"
+
+#define NOTE_HEADER_SIZE 16u /* namesz, descsz, type, "GNU\0" */
 #include "property/property_note.h"
 #include "util/error.h"
 

@@ -147,6 +147,24 @@ bool note_header_left_empty(const struct property_note *note)
 	return note->source == PROPERTY_SOURCE_PT_GNU_PROPERTY && note->container_size == 0;
 }
 
+/* True when a PT_NOTE that glibc 2.36's ld.so reads (p_align the word size) holds NOTE:
+ * the only header through which it sees an object's marking. */
+static bool note_read_by_glibc(const struct elf_model *m, const struct property_note *note)
+{
+	uint64_t word = m->elf_class == ELFCLASS64 ? 8 : 4;
+	uint64_t end = note->note_offset + NOTE_HEADER_SIZE + note->descsz;
+	size_t i;
+
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *ph = &m->phdrs[i];
+
+		if (ph->p_type == PT_NOTE && ph->p_align == word &&
+		    ph->p_offset <= note->note_offset && ph->p_filesz >= end - ph->p_offset)
+			return true;
+	}
+	return false;
+}
+
 int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 		   struct mark_plan *plan, struct elfcet_error *err)
 {
@@ -168,14 +186,18 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 	}
 	if (found && check_note(m, &note, &old_desc, err) != 0)
 		return -1;
-	visible = found && note.source == PROPERTY_SOURCE_PT_GNU_PROPERTY;
+	/* Visible to both who read it: the kernel (PT_GNU_PROPERTY; only for files it reads
+	 * at exec) and ld.so (PT_NOTE). */
+	visible = found && note_read_by_glibc(m, &note) &&
+		  (note.source == PROPERTY_SOURCE_PT_GNU_PROPERTY ||
+		   !property_kernel_reads_own_note(m));
 	plan->old_present = note.has_feature_1_and;
 	plan->old_bits = note.has_feature_1_and ? note.feature_1_and : 0;
 	plan->new_bits = (plan->old_bits | req->set) & ~req->clear;
 	plan->new_present = plan->new_bits != 0;
 
-	/* Nothing to do when the bits are already as asked; a note the kernel cannot see is
-	 * still moved when bits are to be set, since setting them must take effect. */
+	/* Nothing to do when the bits are already as asked; a note the kernel or ld.so cannot
+	 * see is still moved when bits are to be set, since setting them must take effect. */
 	if (plan->new_bits == plan->old_bits && plan->new_present == plan->old_present &&
 	    (visible || !req->set || !found))
 		return 0;

@@ -204,9 +204,8 @@ static int check_notes(const struct elf_model *before, const struct elf_model *a
 		return error_set(err, "ISA_1_NEEDED would change");
 	property_kernel_read(after, &kernel);
 	property_glibc_read(after, &glibc);
-	if (plan->new_present &&
-	    (!kernel.has_feature_1_and || !glibc.has_feature_1_and ||
-	     kernel.feature_1_and != plan->new_bits || glibc.feature_1_and != plan->new_bits))
+	if (plan->new_present && !property_loaders_read(property_kernel_reads_own_note(after),
+							&kernel, &glibc, plan->new_bits))
 		return error_set(err,
 				 "the kernel or ld.so would not read FEATURE_1_AND 0x%x "
 				 "(kernel 0x%x, ld.so 0x%x)",

@@ -35,6 +35,7 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 	/* At exec the kernel reads the interpreter's note when there is one (ld.so then
 	 * decides for the program), else the program's own. */
 	rep->kernel_reads_interpreter = m->interp != NULL;
+	rep->kernel_reads_own_note = property_kernel_reads_own_note(m);
 
 	/* ld.so "accepts" a note when it ends up with what the note says; a reason it gave
 	 * up without losing anything (a fallback reader took over) is no problem. */
@@ -53,8 +54,17 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 	case PROPERTY_SOURCE_PT_NOTE:
 		if (elf_model_find_phdr(m, PT_GNU_PROPERTY))
 			break; /* there is one, unreadable: the kernel's reading says why */
+		if (!property_kernel_reads_own_note(m))
+			break; /* only ld.so reads this file's note */
 		add(problems, rules, "property-no-pt-gnu-property", CONSUMER_KERNEL,
 		    "the property note is in a PT_NOTE only", "the kernel never reads it");
+		break;
+	case PROPERTY_SOURCE_PT_GNU_PROPERTY:
+		if (rep->glibc.sees_note || rep->glibc.rule)
+			break; /* ld.so reads a PT_NOTE: its reading says what it makes of it */
+		add(problems, rules, "property-no-pt-note", CONSUMER_GLIBC,
+		    "the property note has a PT_GNU_PROPERTY header but no PT_NOTE",
+		    "ld.so (glibc 2.36) never reads it");
 		break;
 	case PROPERTY_SOURCE_SECTION:
 		add(problems, rules, "property-section-only", CONSUMER_KERNEL | CONSUMER_GLIBC,

@@ -1,12 +1,14 @@
 /* How glibc's ld.so reads an object's GNU property note.
  *
- * Modelled on a CET-enabled glibc 2.36 for x86: after mapping an object, ld.so walks the
- * program headers backwards; a PT_GNU_PROPERTY is read by the generic property walker,
- * a PT_NOTE by the x86 note reader, which does nothing once a property note has been
- * seen. Both read the note from memory (p_vaddr, p_memsz), insist on the segment's
- * p_align being the word size, and quietly give up on anything they do not like: the
- * marking is then ignored, never reported. Only FEATURE_1_AND, ISA_1_NEEDED and 1_NEEDED
- * matter to it. */
+ * Modelled on a CET-enabled glibc 2.36 for x86 (this series' user ABI): after mapping an
+ * object, ld.so walks the program headers backwards. A PT_GNU_PROPERTY goes to the
+ * generic property walker, whose x86 hook in 2.36 takes no property at all: the walk
+ * stops at the first one and records nothing. Only a PT_NOTE counts: the x86 note reader
+ * reads it from memory (p_vaddr, p_memsz), insists on the segment's p_align being the
+ * word size, does nothing once a property note has been seen, and quietly gives up on
+ * anything it does not like: the marking is then ignored, never reported. Only
+ * FEATURE_1_AND, ISA_1_NEEDED and 1_NEEDED matter to it. So a note behind a
+ * PT_GNU_PROPERTY alone is one the kernel sees and ld.so does not. */
 #include "config.h"
 
 #include "property/property_note.h"
@@ -122,7 +124,7 @@ enum walk_result {
 	WALK_NEXT,
 };
 
-/* One property of V at *OFF, with the checks both readers share; what the x86 hook took
+/* One property of V at *OFF, with the note reader's checks; what it took
  * from it lands in GOT, and *OFF moves to the next property. */
 static enum walk_result read_one(struct glibc_sim *s, const struct elf_note_view *v, uint64_t *off,
 				 uint32_t *last_type, unsigned word, struct glibc_values *got)
@@ -164,56 +166,6 @@ static bool more_properties(const struct elf_note_view *v, uint64_t off)
 	return off <= v->descsz && v->descsz - off >= 8;
 }
 
-/* The generic PT_GNU_PROPERTY walker with the x86 hook applying each property at once. */
-static void read_pt_gnu_property(const struct elf_model *m, const GElf_Phdr *ph, unsigned word,
-				 struct glibc_sim *s)
-{
-	const unsigned char *mem;
-	struct elf_note_view v;
-	uint64_t pos = 0;
-
-	if (ph->p_align != word) {
-		give_up(s, "property-misaligned-segment", "PT_GNU_PROPERTY p_align is %llu, not %u",
-			(unsigned long long)ph->p_align, word);
-		return;
-	}
-	mem = segment_memory(m, ph);
-	if (!mem) {
-		give_up(s, "property-not-loaded",
-			"PT_GNU_PROPERTY at 0x%llx is not in a loaded segment",
-			(unsigned long long)ph->p_vaddr);
-		return;
-	}
-	while (note_next(mem, ph->p_memsz, word, &pos, &v)) {
-		uint32_t last_type = 0;
-		uint64_t off = 0;
-		enum walk_result r;
-
-		if (!note_is_gnu_property(&v))
-			continue;
-		if (!descsz_ok(s, &v, word))
-			return;
-		do {
-			struct glibc_values got = { 0 };
-
-			r = read_one(s, &v, &off, &last_type, word, &got);
-			if (r == WALK_ABANDON)
-				return;
-			if (got.feature_1_and)
-				s->feature_1_and = got.feature_1_and;
-			if (got.needed_1)
-				s->needed_1 = got.needed_1;
-			if (got.isa_1_needed)
-				s->isa_1_needed = got.isa_1_needed;
-			if (got.feature_1_and | got.needed_1 | got.isa_1_needed)
-				s->state = STATE_VALID;
-			else if (s->state == STATE_UNKNOWN)
-				s->state = STATE_NONE;
-		} while (r == WALK_NEXT && more_properties(&v, off));
-		return; /* only the first property note is read */
-	}
-}
-
 /* The x86 PT_NOTE reader: all or nothing, and nothing once a note has been seen. */
 static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigned word,
 			 struct glibc_sim *s)
@@ -224,11 +176,20 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 	struct elf_note_view v;
 	uint64_t pos = 0;
 
-	if (s->state != STATE_UNKNOWN || ph->p_align != word)
+	if (s->state != STATE_UNKNOWN)
 		return;
 	mem = segment_memory(m, ph);
 	if (!mem)
 		return;
+	if (ph->p_align != word) {
+		/* Skipped whole; worth naming only when it holds the property note. */
+		while (note_next(mem, ph->p_memsz, 4, &pos, &v))
+			if (note_is_gnu_property(&v))
+				give_up(s, "property-misaligned-segment",
+					"PT_NOTE p_align is %llu, not %u",
+					(unsigned long long)ph->p_align, word);
+		return;
+	}
 	while (note_next(mem, ph->p_memsz, word, &pos, &v)) {
 		uint64_t off = 0;
 		enum walk_result r;
@@ -267,10 +228,7 @@ void property_glibc_read(const struct elf_model *m, struct consumer_reading *r)
 
 	memset(r, 0, sizeof(*r));
 	for (i = m->phnum; i-- > 0;) {
-		if (m->phdrs[i].p_type == PT_GNU_PROPERTY) {
-			r->sees_note = true;
-			read_pt_gnu_property(m, &m->phdrs[i], word, &s);
-		} else if (m->phdrs[i].p_type == PT_NOTE) {
+		if (m->phdrs[i].p_type == PT_NOTE) {
 			if (s.state == STATE_UNKNOWN)
 				read_pt_note(m, &m->phdrs[i], word, &s);
 			if (s.state != STATE_UNKNOWN)

@@ -35,3 +35,21 @@ void property_kernel_read(const struct elf_model *m, struct consumer_reading *r)
 	kernel_note_read(m->data, m->size, ph->p_offset, ph->p_filesz,
 			 m->elf_class == ELFCLASS64 ? 8 : 4, r);
 }
+
+bool property_kernel_reads_own_note(const struct elf_model *m)
+{
+	uint64_t needed;
+
+	if (m->interp)
+		return false;
+	return m->kind != ELF_KIND_SHARED || !elf_model_dynamic_value(m, DT_NEEDED, &needed);
+}
+
+bool property_loaders_read(bool kernel_reads_own_note, const struct consumer_reading *kernel,
+			   const struct consumer_reading *glibc, uint32_t bits)
+{
+	bool glibc_ok = glibc->has_feature_1_and && glibc->feature_1_and == bits;
+	bool kernel_ok = kernel->has_feature_1_and && kernel->feature_1_and == bits;
+
+	return glibc_ok && (kernel_ok || !kernel_reads_own_note);
+}

@@ -50,15 +50,26 @@ struct property_report {
 	struct consumer_reading kernel; /* fs/binfmt_elf.c parse_elf_properties() with CET */
 	struct consumer_reading glibc;	/* a CET-enabled glibc 2.36 ld.so */
 	bool kernel_reads_interpreter;	/* the kernel reads PT_INTERP's note, not this one */
+	bool kernel_reads_own_note;	/* property_kernel_reads_own_note() */
 };
 
 /* Finds and decodes the note; false when the file has none anywhere. */
 bool property_note_find(const struct elf_model *m, struct property_note *note);
 
+/* True when the kernel may read this file's own note at exec: a program without an
+ * interpreter, or a shared object that needs nothing (ld.so itself). A library with
+ * DT_NEEDED, or a program with PT_INTERP, is only ever read by ld.so. */
+bool property_kernel_reads_own_note(const struct elf_model *m);
+
+/* True when FEATURE_1_AND BITS is what ld.so reads (GLIBC) and what the kernel reads
+ * (KERNEL), the latter only when KERNEL_READS_OWN_NOTE. */
+bool property_loaders_read(bool kernel_reads_own_note, const struct consumer_reading *kernel,
+			   const struct consumer_reading *glibc, uint32_t bits);
+
 /* The kernel's reading: its PT_GNU_PROPERTY parser, step by step. */
 void property_kernel_read(const struct elf_model *m, struct consumer_reading *r);
 
-/* glibc's reading: PT_GNU_PROPERTY then PT_NOTE, program headers scanned backwards. */
+/* glibc 2.36's reading: PT_NOTE segments only, program headers scanned backwards. */
 void property_glibc_read(const struct elf_model *m, struct consumer_reading *r);
 
 /* All of the above, with every problem added to PROBLEMS (severities from RULES). */
