@@ -44,6 +44,14 @@ static bool is_cmp(const unsigned char *p, size_t n)
 	       ((p[k] == 0x81 || p[k] == 0x83) && k + 1 < n && ((p[k + 1] >> 3) & 7) == 7);
 }
 
+/* The entry point of a file the kernel starts (no interpreter: a static program, ld.so
+ * itself) is entered by exec, not by a branch; its address taken in its own code is
+ * AT_ENTRY's default (glibc's ld.so stores its _start so) or a comparison with it. */
+static bool kernel_entry(const struct code_ctx *c, uint64_t v)
+{
+	return !c->m->interp && c->m->entry && v == c->m->entry;
+}
+
 static bool is_function_or_plt(const struct code_ctx *c, uint64_t v)
 {
 	uint64_t name;
@@ -59,7 +67,7 @@ static bool is_function_or_plt(const struct code_ctx *c, uint64_t v)
 static void code_address_taken(struct code_ctx *c, uint64_t v, uint64_t evidence,
 			       const unsigned char *next, size_t left)
 {
-	if (!exec_address(c, v))
+	if (!exec_address(c, v) || kernel_entry(c, v))
 		return;
 	if (is_function_or_plt(c, v) || (global_label_at(c, v) && !is_cmp(next, left)))
 		code_add_target(c, v, VIA_CODE_REF, evidence);
@@ -105,7 +113,7 @@ bool sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, si
 	    (p[i + 1] & 0xc7) == 0x05) {
 		uint64_t v = addr + i + 6 + (uint64_t)(int64_t)(int32_t)load_le32(p + i + 2);
 
-		if (!exec_address(c, v))
+		if (!exec_address(c, v) || kernel_entry(c, v))
 			return false;
 		if (is_function_or_plt(c, v)) {
 			code_add_target(c, v, VIA_CODE_REF, addr + i - 1);
@@ -137,7 +145,7 @@ void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const 
 	if (!src->mem.disp)
 		return;
 	v = di->addr + di->size + (uint64_t)src->mem.disp;
-	if (!exec_address(s->c, v) || is_function_or_plt(s->c, v))
+	if (!exec_address(s->c, v) || is_function_or_plt(s->c, v) || kernel_entry(s->c, v))
 		return;
 	use = sweep_address_use(s, di->addr + di->size, dst->reg);
 	if (use == ADDRESS_NOT_TARGET)
