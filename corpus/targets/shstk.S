@@ -177,6 +177,47 @@ unwinder:
 	.cfi_endproc
 	.size	unwinder, . - unwinder
 
+/* No shstk-pop-jmp, no shstk-ret-as-jump: code that reads the shadow-stack pointer and
+ * picks its way back by it (glibc's vfork: the child jumps back through the popped return
+ * address, leaving the shadow stack it shares with the parent alone; otherwise the address
+ * is pushed back and returned to). The shadow-stack instruction is reported. */
+	.globl	vfork_like
+	.type	vfork_like, @function
+vfork_like:
+	.cfi_startproc
+	endbr64
+	mov	(%rsp), %rdi
+	xor	%esi, %esi
+	rdsspq	%rsi
+	test	%rsi, %rsi
+	je	1f
+	test	%eax, %eax
+	jnz	1f
+	pop	%rcx
+	jmp	*%rcx
+1:	push	%rsi
+	ret
+	.cfi_endproc
+	.size	vfork_like, . - vfork_like
+
+/* No shstk-ret-as-jump, no shstk-stack-pivot: a context switch that restores the target's
+ * shadow stack with rstorssp first, then switches %rsp and returns to the saved address
+ * (glibc's setcontext). The shadow-stack instructions are reported. */
+	.globl	context_like
+	.type	context_like, @function
+context_like:
+	.cfi_startproc
+	endbr64
+	rdsspq	%rax
+	rstorssp -8(%rsi)
+	saveprevssp
+	mov	8(%rdi), %rcx
+	mov	16(%rdi), %rsp
+	push	%rcx
+	ret
+	.cfi_endproc
+	.size	context_like, . - context_like
+
 /* No finding: zero padding, then code no symbol names (mov 0x50(%rdi),%rax; ret), which
  * decoding through the zeros reads as push %r8; ret. */
 	.globl	padded

@@ -5,8 +5,6 @@
 
 #include "code/sweep.h"
 
-#include <string.h>
-
 /* How far before a ret the byte scan looks for a move into %rsp: the check reads up to
  * four instructions back (six pops and a mov with SIB and disp32 fit). */
 #define RSP_WRITE_REACH 24
@@ -229,7 +227,10 @@ void sweep_check_ret(struct sweep *s, const struct decoded *di)
 	struct code_ctx *c = s->c;
 	size_t k;
 
-	if (!s->nhist)
+	/* A function that has read or moved the shadow stack itself (rdssp, incssp,
+	 * rstorssp...) before this ret picks its returns by it: glibc's setcontext and
+	 * swapcontext restore the target's shadow stack, then switch %rsp and push;ret. */
+	if (!s->nhist || s->cet_used[0])
 		return;
 	/* Bytes that are no instruction just before: this is data read as code (tables
 	 * in .text, GHC's info tables), not a ret anything reaches. */
@@ -270,12 +271,13 @@ void sweep_check_pop_jmp(struct sweep *s, const struct decoded *di, const cs_x86
 {
 	const struct recent *prev = s->nhist ? sweep_before(s, 0) : NULL;
 
-	/* Not when the function has moved the shadow stack itself with incssp first:
-	 * libgcc's unwinder pops the frames it unwinds off the shadow stack before
-	 * mov %rcx,%rsp; pop %rcx; jmp *%rcx. */
+	/* Not when the function has read or moved the shadow stack itself first: libgcc's
+	 * unwinder pops the frames it unwinds off the shadow stack (incssp) before
+	 * mov %rcx,%rsp; pop %rcx; jmp *%rcx; glibc's vfork child, seeing one (rdssp),
+	 * jumps back through the popped return address on purpose. */
 	if (x->operands[0].type == X86_OP_REG && prev && prev->id == X86_INS_POP &&
 	    prev->nops == 1 && prev->op[0].type == X86_OP_REG &&
-	    prev->op[0].reg == x->operands[0].reg && !strstr(s->cet_used, "incssp"))
+	    prev->op[0].reg == x->operands[0].reg && !s->cet_used[0])
 		code_finding(s->c, "shstk-pop-jmp", di->addr, "code-ref",
 			     "return through pop and jmp: the shadow stack keeps the entry CALL "
 			     "pushed, and the next ret no longer matches");
