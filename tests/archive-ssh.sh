@@ -70,17 +70,9 @@ fi
 
 # The packages: real programs of this machine, under Debian's version characters; one
 # package without ELF files.
-package() { # NAME VERSION ARCH FILE...
-	local name=$1 version=$2 arch=$3 root=$work/pkg/$1 f
-	shift 3
-	mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/doc/$name"
-	printf 'Package: %s\nVersion: %s\nArchitecture: %s\nMaintainer: elfcet tests <tests@elfcet.invalid>\nDescription: test package\n test package\n' \
-		"$name" "$version" "$arch" > "$root/DEBIAN/control"
-	echo "$name" > "$root/usr/share/doc/$name/README"
-	for f in "$@"; do cp "$f" "$root/usr/bin/"; done
-	dpkg-deb -Zgzip -b --root-owner-group "$root" \
-		"$local_side/debs/${name}_${version/:/%3a}_$arch.deb" > /dev/null || exit 1
-}
+# shellcheck source=tests/archive-package.sh
+. "$top_srcdir/tests/archive-package.sh"
+package() { archive_package "$@" || exit 1; }
 package tilde 1.0~rc1-1 amd64 /bin/ls /bin/cat
 package epoch 1:2.0+dfsg-3 amd64 /bin/sed
 package plain 1.0-1 amd64 /bin/true /bin/false

@@ -142,17 +142,9 @@ start_machine() {
 
 # The packages: real programs of this machine, six to a package, under Debian's version
 # characters; one package without ELF files.
-package() { # NAME VERSION ARCH FILE...
-	local name=$1 version=$2 arch=$3 root=$work/pkg/$1 f
-	shift 3
-	mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/doc/$name"
-	printf 'Package: %s\nVersion: %s\nArchitecture: %s\nMaintainer: elfcet tests <tests@elfcet.invalid>\nDescription: test package\n test package\n' \
-		"$name" "$version" "$arch" > "$root/DEBIAN/control"
-	echo "$name" > "$root/usr/share/doc/$name/README"
-	for f in "$@"; do cp "$f" "$root/usr/bin/"; done
-	dpkg-deb -Zgzip -b --root-owner-group "$root" \
-		"$local_side/debs/${name}_${version/:/%3a}_$arch.deb" > /dev/null || exit 99
-}
+# shellcheck source=tests/archive-package.sh
+. "$top_srcdir/tests/archive-package.sh"
+package() { archive_package "$@" || exit 99; }
 mapfile -t programs < <(find /usr/bin -maxdepth 1 -type f -size -300k -size +8k | LC_ALL=C sort |
 	while IFS= read -r f; do [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = 177ELF ] && echo "$f"; done | head -n 72)
 [ "${#programs[@]}" -ge 12 ] || skip "fewer than 12 ELF programs in /usr/bin"

@@ -183,7 +183,7 @@ EXTRA_DIST += tests/mark-races.sh tests/mark_race_shim.c
 tests/mark-races.log: elfcet/elfcet
 EXTRA_DIST += tests/mark-safety.sh tests/mark-mounts.sh
 # What mark-refusal, mark-races and mark-readers source first.
-EXTRA_DIST += tests/mark-prologue.sh
+EXTRA_DIST += tests/mark-prologue.sh tests/archive-package.sh
 
 # VM verification helpers (vm/verify, make check-vm-verify).
 check_PROGRAMS += tests/add-property-note
