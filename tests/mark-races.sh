@@ -61,8 +61,10 @@ for sig in SIGINT SIGTERM; do
 		cp "$orig" "$f"
 		chmod 0755 "$f"
 		inode=$(stat -c %i "$f")
+		# A runner that started us in the background (nohup, `cmd &`) leaves SIGINT
+		# ignored, and mark rightly keeps an inherited ignore: give it the default.
 		SHIM_FILE=$f SHIM_ACTION=$sig SHIM_WHEN=$when LD_PRELOAD=$work/shim.so \
-			"$ELFCET" mark --force --ibt --shstk "$f" >"$work/out" 2>"$work/err"
+			env --default-signal=INT,TERM "$ELFCET" mark --force --ibt --shstk "$f" >"$work/out" 2>"$work/err"
 		status=$?
 		want=$((128 + $(kill -l "${sig#SIG}")))
 		check "mark died of $sig (exit $status, want $want)" test "$status" -eq "$want"
