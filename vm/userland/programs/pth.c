@@ -9,7 +9,6 @@
  * wrong. */
 #include <pth.h>
 #include <stdio.h>
-#include <string.h>
 
 static pth_uctx_t main_uctx, worker_uctx;
 static volatile long ticks;
