@@ -5,7 +5,8 @@
 #   instruction pointer the runner recorded, and confirm a marked-broken verdict only at an
 #   address among the audit's findings of that feature (in the program, a PIE at its load
 #   bias, or a library it loads); anywhere else it contradicts, and so does any #CP of a
-#   marked-ok program. The same input under qemu-tcg exercises no enforcement.
+#   marked-ok program but one at a finding of a library it loads (the library's verdict,
+#   not exercised for the program). The same input under qemu-tcg exercises no enforcement.
 # - under the dynamic checker (qemu-plugin) a violation in a program's window confirms a
 #   marked-broken verdict when the audit predicted it and contradicts it when not; a
 #   marked-ok program without violations is confirmed; a feature the kernel did not enable,
@@ -51,6 +52,7 @@ libc_findings="[$(finding ibt-missing-endbr 172032 memcpy_resolver)]"
 	done
 	file_entry /c/pie-at-finding pie marked-broken marked-ok self "" "$pie_findings"
 	file_entry /c/prog-libc pie marked-broken marked-ok interpreter /c/ld.so "$pie_findings"
+	file_entry /c/ok-prog-libc pie marked-ok marked-ok interpreter /c/ld.so "[]"
 	file_entry /c/ld.so shared marked-broken marked-ok self "" "[]"
 } | jq -s '{files: .}' >"$work/audit.json"
 file_entry /lib/x86_64-linux-gnu/libc.so.6 shared not-ready ready self "" "$libc_findings" |
@@ -60,7 +62,7 @@ file_entry /lib/x86_64-linux-gnu/libc.so.6 shared not-ready ready self "" "$libc
 jq -n '[{id: "F1", file: "/c/broken-ibt-at-finding"}, {id: "F2", file: "/c/broken-ibt-elsewhere"},
 	{id: "F3", file: "/c/broken-jumptable-label"}, {id: "F4", file: "/c/broken-shstk-ret"},
 	{id: "F5", file: "/c/ok-clean"}, {id: "F6", file: "/c/ok-cperr"},
-	{id: "F7", file: "/c/pie-at-finding"}, {id: "F8", file: "/c/prog-libc"}]
+	{id: "F7", file: "/c/pie-at-finding"}, {id: "F8", file: "/c/prog-libc"}, {id: "F9", file: "/c/ok-prog-libc"}]
 	| map(. + {guest_path: ("/elfcet/files" + .file), expect_output: null, expect_signal: null})' >"$work/jobs.json"
 static_maps() { # PATH
 	jq -nc --arg p "/elfcet/files$1" '[{start: "0x400000", end: "0x401000", perms: "r--p", offset: "0x0", path: $p},
@@ -94,7 +96,8 @@ libc_maps='[{"start":"0x555555554000","end":"0x555555556000","perms":"r-xp","off
 	cperr_job F6 /c/ok-cperr 0x401050 '3(endbranch)' "$(static_maps /c/ok-cperr)"
 	cperr_job F7 /c/pie-at-finding 0x555555555040 '3(endbranch)' "$pie_maps"
 	cperr_job F8 /c/prog-libc 0x7f000002a000 '3(endbranch)' "$libc_maps" interpreter
-	echo '{"type":"done","jobs":8}'
+	cperr_job F9 /c/ok-prog-libc 0x7f000002a000 '3(endbranch)' "${libc_maps//prog-libc/ok-prog-libc}" interpreter
+	echo '{"type":"done","jobs":9}'
 } >"$work/guest.jsonl"
 : >"$work/plugin.jsonl"
 # The same runs on a guest CPU without CET, as QEMU TCG shows it.
@@ -239,6 +242,10 @@ check "$work/bochs.json" "bochs: #CP in libc.so.6 at one of its findings (the li
 	"$(chk prog-libc ibt) | .result == \"confirmed\" and (.evidence | test(\"libc.so.6\"))"
 check "$work/nolibs.json" "bochs: the same #CP in a library that was not audited: contradicted, and says so" \
 	"$(chk prog-libc ibt) | .result == \"contradicted\" and (.evidence | test(\"not audited\"))"
+check "$work/bochs.json" "bochs: a marked-ok program's #CP in libc.so.6 at one of libc's findings: the library's verdict, not the program's (not exercised)" \
+	"$(chk ok-prog-libc ibt) | .result == \"not exercised\" and (.evidence | test(\"libc.so.6: not this file's verdict\"))"
+check "$work/nolibs.json" "bochs: the same #CP with the library not audited: the marked-ok program's ibt contradicted" \
+	"$(chk ok-prog-libc ibt).result == \"contradicted\""
 check "$work/bochs.json" "bochs: the first violation of each run (kind, object+offset)" \
 	'[.files[] | select(.path == "/c/broken-ibt-at-finding" or .path == "/c/broken-shstk-ret" or .path == "/c/ok-clean") | .runs[0].first_violation]
 	 == [{kind: "ibt", at: "/c/broken-ibt-at-finding+0x1020"}, {kind: "shstk", at: "/c/broken-shstk-ret+0x1105"}, null]'

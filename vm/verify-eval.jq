@@ -299,7 +299,8 @@ def real_check($check; $bit; $verdict; $runs):
 			    + (if .loc == null then " (the address is in no file mapping)"
 			       elif .audited | not then " (\(.loc.path) was not audited)" else "" end)
 			    + ": the audit missed it")}
-	      elif ($atFinding | length) > 0 and $verdict == "marked-ok" then
+	      elif ($atFinding | length) > 0 and $verdict == "marked-ok"
+		   and ($atFinding[0].cp.loc.path == $runs[0].file) then
 		{check: $check, verdict: $verdict, result: "contradicted",
 		 evidence: ($atFinding[0] | .cp as $cp | ($cp | cp_text) + ", the audit's finding \(.hit | finding_text) in \($cp.loc.path), but the verdict is marked-ok")}
 	      elif ($atFinding | length) > 0 and ($verdict == "marked-broken" or $verdict == "not-ready") then

@@ -78,7 +78,11 @@ def loader_check($objects):
 | [.files[] | select((.runs | length) > 0) | .checks += [loader_check($byPath)]] as $ran
 | [$objects[0][] | select(.path | test("^/elfcet/|/ld-linux") | not) | library_row($ran)
    | select((.users | length) > 0)] as $librows
-| ($ran | map(select(any(.checks[]; .result == "contradicted")))) as $bad
+# A library is named by its file name, or by its path when two have the same name (the
+# rebuilt libbz2 and Debian's own, force-marked, in a directory of its own).
+| ([$librows[] | name] | group_by(.) | map(select(length > 1) | .[0])) as $twice
+| def libname: name as $n | if any($twice[]; . == $n) then .path else $n end;
+  ($ran | map(select(any(.checks[]; .result == "contradicted")))) as $bad
 | ($ran | map(select((any(.checks[]; .result == "contradicted") | not)
 		    and any(.checks[]; .result == "confirmed")))) as $good
 | (["file", "ibt", "shstk", "run", "at-exec", "at-exit", "checks"] | @tsv),
@@ -88,7 +92,7 @@ def loader_check($objects):
       features($g.status), features($g.status_exit),
       ([.checks[] | select(.result != "not exercised") | "\(.check):\(.result | short)"] | join(" "))]
    | map(. // "-") | @tsv),
-  ($librows[] | [name, .ibt, .shstk, "library", "-", "-", "\(.result): \(.why)"] | @tsv),
+  ($librows[] | [libname, .ibt, .shstk, "library", "-", "-", "\(.result): \(.why)"] | @tsv),
   ($ran[] | name as $n | .checks[] | select(.result == "contradicted") | "disagree: \($n): \(.check): \(.evidence)"),
-  ($librows[] | select(.result == "DISAGREE") | "disagree: \(name): library: \(.why)"),
+  ($librows[] | select(.result == "DISAGREE") | "disagree: \(libname): library: \(.why)"),
   "truth table: \(($ran | length) + ($librows | length)) files, \(($good | length) + ([$librows[] | select(.result == "agree")] | length)) agree, \(($bad | length) + ([$librows[] | select(.result == "DISAGREE")] | length)) disagree"
