@@ -495,6 +495,12 @@ static const struct ibt_case ibt_cases[] = {
 	{ "ibt-call-no-endbr", 0, 42, NULL, 0, NULL, 0, 0 },
 	{ "ibt-notrack-jmp", 42, 42, NULL, 0, NULL, 0, 0 },
 	{ "ibt-disable-then-call", 42, 43, NULL, 0, NULL, 0, 0 },
+	/*
+	 * DISABLE and LOCK are per thread, as upstream's ARCH_SHSTK_*: a
+	 * second thread turns IBT off and locks; the main thread keeps IBT,
+	 * is not locked, and its call without ENDBR is #CP.
+	 */
+	{ "ibt-thread-scope", 0, 43, "ibt.disable_lock_thread_scope", 0, NULL, 0, 0 },
 	{ "ibt-signal-wait-endbr", 0, 42, "ibt.signal_wait_endbr_restored", 0, NULL, 0, 0 },
 	{ "ibt-signal-null-fpstate", 42, 42, "ibt.signal_null_fpstate", 0, NULL, 0, 0 },
 	/*
