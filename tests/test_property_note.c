@@ -241,6 +241,8 @@ static void run_case(const struct note_case *c)
 
 	assert_string_equal(property_source_name(rep->note.source), c->source);
 	assert_int_equal(rep->kernel.error, c->kernel_error);
+	/* A kernel offering no user CET ignores what its parser rejects, not a read error. */
+	assert_int_equal(rep->kernel.ignored_without_user_cet, c->kernel_error == ENOEXEC);
 	if (c->kernel_rule) {
 		assert_non_null(rep->kernel.rule);
 		assert_string_equal(rep->kernel.rule, c->kernel_rule);

@@ -12,7 +12,10 @@
 #   marked-ok program without violations is confirmed; a feature the kernel did not enable,
 #   or a program run outside a window, is not exercised.
 # - the kernel's reading of the note (qemu-tcg): the errno the audit predicts, a run that
-#   should have failed, a harness errno, a kernel without CET, --expect and vsyscall.
+#   should have failed, a harness errno, a kernel without CET, --expect and vsyscall; a note
+#   the parser rejects (ENOEXEC) fails the exec only where the guest offers user CET
+#   (user_ibt or user_shstk in its /proc/cpuinfo), elsewhere the program runs without a
+#   feature; a read error (EIO) fails it everywhere.
 # - vm/verify's reading of the guest console (verify-lib.jq's console_problems).
 # Every verdict decided names its executor (confirmed_by, contradicted_by), and only those.
 # VERIFY_JQ_DIR runs another copy of vm/'s jq files (to see this test fail on a broken one).
@@ -126,6 +129,7 @@ kernel_entry() { # PATH IBT SHSTK FEATURE-1-AND ACCEPTED ERRNO FINDINGS-JSON
 		'{path: $p, class: 64, machine: "x86-64", type: "static", interpreter: null,
 		  kernel_reads_note_of: "executable",
 		  consumers: {kernel: {sees_note: true, accepted: $ok, errno: (if $ok then null else $errno end),
+				       ignored_without_user_cet: (($ok | not) and $errno == "ENOEXEC"),
 				       rule: (if $ok then null else "note-misaligned" end), feature_1_and: $feat}},
 		  problems: [], verdicts: {ibt: $ibt, shstk: $shstk}, findings: $f}'
 }
@@ -184,32 +188,42 @@ jq -r -L "$jq_dir" -f "$text_jq" "$work/plugin.json" >"$work/plugin.txt" 2>&1 ||
 	kernel_entry /k/expect-bad marked-ok marked-ok 3 true "" "[]"
 	kernel_entry /k/vsyscall ready ready null true "" \
 		"[$(finding vsyscall-call 4198500 main)]"
+	kernel_entry /k/eio marked-ok marked-ok 3 false EIO "[]"
+	kernel_entry /k/enoexec-bits marked-ok marked-ok 3 false ENOEXEC "[]"
 } | jq -s '{files: .}' >"$work/kernel-audit.json"
 jq -n '[["K1", "/k/enoexec"], ["K2", "/k/enoexec-ran"], ["K3", "/k/missing"], ["K4", "/k/expect-ok"],
-	["K5", "/k/expect-bad"], ["K6", "/k/vsyscall"]]
+	["K5", "/k/expect-bad"], ["K6", "/k/vsyscall"], ["K7", "/k/eio"], ["K8", "/k/enoexec-bits"]]
 	| map({id: .[0], file: .[1], guest_path: ("/elfcet/files" + .[1]), expect_signal: null,
 	       expect_output: (if .[0] == "K4" or .[0] == "K5" then "hello" else null end)})' >"$work/kernel-jobs.json"
+# A guest whose kernel offers user IBT (and no shadow stack: user_ibt alone counts).
 {
-	echo '{"type":"guest","release":"6.1.0-elfcet","cpu_flags":{}}'
+	echo '{"type":"guest","release":"6.1.0-elfcet","cpu_flags":{"ibt":true,"shstk":false,"user_ibt":true,"user_shstk":false}}'
 	echo '{"type":"job","id":"K1","path":"/elfcet/files/k/enoexec","argv":[],"exec":{"ok":false,"errno":"ENOEXEC"}}'
-	ran_job K2 /k/enoexec-ran "0x3 ibt shstk from=executable" false
+	ran_job K2 /k/enoexec-ran "none from=executable" false
 	echo '{"type":"job","id":"K3","path":"/elfcet/files/k/missing","argv":[],"exec":{"ok":false,"errno":"ENOENT"}}'
 	ran_job K4 /k/expect-ok "0x3 ibt shstk from=executable" false | jq -c '.output = "hello\nworld" | .output_matches = true'
 	ran_job K5 /k/expect-bad "0x3 ibt shstk from=executable" false | jq -c '.output = "goodbye" | .output_matches = false'
 	ran_job K6 /k/vsyscall "none from=executable" false |
 		jq -c '.end = {how: "signaled", signal: "SIGSEGV", siginfo: {code_name: "SEGV_MAPERR", addr: "0xffffffffff600400"}}'
-	echo '{"type":"done","jobs":6}'
+	echo '{"type":"job","id":"K7","path":"/elfcet/files/k/eio","argv":[],"exec":{"ok":false,"errno":"EIO"}}'
+	ran_job K8 /k/enoexec-bits "0x3 ibt shstk from=executable" false
+	echo '{"type":"done","jobs":8}'
 } >"$work/kernel-guest.jsonl"
+# The same runs where the kernel offers no user CET (QEMU TCG: no CET in the CPU).
+sed '1s/"cpu_flags":{.*}}$/"cpu_flags":{"ibt":false,"shstk":false,"user_ibt":false,"user_shstk":false}}/' \
+	"$work/kernel-guest.jsonl" >"$work/kernel-guest-nocet.jsonl"
 : >"$work/empty.jsonl"
-kernel_eval() { # VARIANT OUT
+kernel_eval() { # VARIANT OUT [GUEST]
 	jq -n --slurpfile audit "$work/kernel-audit.json" --slurpfile jobs "$work/kernel-jobs.json" \
-		--slurpfile guest "$work/kernel-guest.jsonl" --slurpfile plugin "$work/empty.jsonl" \
+		--slurpfile guest "${3:-$work/kernel-guest.jsonl}" --slurpfile plugin "$work/empty.jsonl" \
 		--argjson env "{\"variant\": \"$1\", \"kernel\": \"bzImage\", \"executor\": \"qemu-tcg\", \"plugin\": null,
 			\"vdso\": null, \"harness_problems\": [], \"qemu\": \"canned\", \"boot_seconds\": 0, \"jobs_ms\": 0}" \
 		-L "$jq_dir" -f "$eval_jq" >"$2"
 }
 kernel_eval cet "$work/kernel.json" || { echo "FAIL: verify-eval: the evaluator failed on the kernel's canned runs"; exit 1; }
 kernel_eval nocet "$work/nocet.json" || { echo "FAIL: verify-eval: the evaluator failed on a kernel without CET"; exit 1; }
+kernel_eval cet "$work/nouser.json" "$work/kernel-guest-nocet.jsonl" ||
+	{ echo "FAIL: verify-eval: the evaluator failed on a guest offering no user CET"; exit 1; }
 
 pass=0 fail=0
 check() { # REPORT DESCRIPTION JQ-CONDITION
@@ -276,8 +290,9 @@ check "$work/plugin.json" "plugin: the dynamic-checker check: 4 windows, all clo
 check "$work/plugin.json" "plugin: the environment says the enforcement is emulated by the plugin" \
 	'.environment.statement | test("EMULATED by the elfcet QEMU plugin")'
 kchk() { printf '[.files[] | select(.path == "/k/%s") | .checks[] | select(.check == "%s")][0]' "$1" "$2"; }
-check "$work/kernel.json" "kernel: exec fails with the errno the audit predicts: kernel-note confirmed by qemu-tcg" \
-	"$(kchk enoexec kernel-note) | .result == \"confirmed\" and .confirmed_by == \"qemu-tcg\" and .verdict == \"ENOEXEC:note-misaligned\""
+check "$work/kernel.json" "kernel offering user IBT only: exec fails with the errno the audit predicts: kernel-note confirmed by qemu-tcg" \
+	"$(kchk enoexec kernel-note) | .result == \"confirmed\" and .confirmed_by == \"qemu-tcg\" and .verdict == \"ENOEXEC:note-misaligned\"
+	 and (.evidence | test(\"rejects the executable's note with ENOEXEC\"))"
 check "$work/kernel.json" "kernel: a note the audit says is rejected, but the program ran: kernel-note contradicted by qemu-tcg" \
 	"$(kchk enoexec-ran kernel-note) | .result == \"contradicted\" and .contradicted_by == \"qemu-tcg\" and (.evidence | test(\"rejects .* exec succeeded\"))"
 check "$work/kernel.json" "kernel: ENOENT is the harness's failure: not exercised, and a harness problem" \
@@ -288,6 +303,19 @@ check "$work/kernel.json" "--expect: the first line expected: runs confirmed; an
 	"$(kchk expect-ok runs).result == \"confirmed\" and ($(kchk expect-bad runs) | .result == \"contradicted\" and (.evidence | test(\"got exited 0, first line \\\"goodbye\\\"\")))"
 check "$work/kernel.json" "vsyscall: flagged by the audit, SIGSEGV at the vsyscall page under the cet kernel: confirmed" \
 	"$(kchk vsyscall vsyscall) | .result == \"confirmed\" and .verdict == \"flagged\" and (.evidence | test(\"0xffffffffff600400\"))"
+check "$work/kernel.json" "kernel offering user CET: a read error (EIO) fails the exec: confirmed; a rejected note read with features: contradicted" \
+	"$(kchk eio kernel-note).result == \"confirmed\" and $(kchk enoexec-bits kernel-note).result == \"contradicted\"
+	 and .environment.user_cet_offered == true"
+check "$work/nouser.json" "no user CET offered: the note the parser rejects is ignored, the program runs without a feature: kernel-note confirmed" \
+	"$(kchk enoexec-ran kernel-note) | .result == \"confirmed\" and .confirmed_by == \"qemu-tcg\"
+	 and (.evidence | test(\"offers no user CET .* ignores the executable's note .*ENOEXEC:note-misaligned.*none from=executable\"))"
+check "$work/nouser.json" "no user CET offered: an exec failing with ENOEXEC all the same: kernel-note and kernel-reads-note-of contradicted" \
+	"$(kchk enoexec kernel-note).result == \"contradicted\" and $(kchk enoexec kernel-reads-note-of).result == \"contradicted\"
+	 and .environment.user_cet_offered == false"
+check "$work/nouser.json" "no user CET offered: a read error (EIO) still fails the exec: confirmed" \
+	"$(kchk eio kernel-note) | .result == \"confirmed\" and (.evidence | test(\"rejects the executable's note with EIO\"))"
+check "$work/nouser.json" "no user CET offered: an ignored note that enabled features (0x3): contradicted" \
+	"$(kchk enoexec-bits kernel-note) | .result == \"contradicted\" and (.evidence | test(\"ignores\"))"
 check "$work/nocet.json" "nocet: the exec the audit says fails runs on a kernel without CET: kernel-ignores-note confirmed, vsyscall contradicted" \
 	"$(kchk enoexec-ran kernel-ignores-note).result == \"confirmed\" and $(kchk enoexec-ran kernel-note).result == \"not exercised\"
 	 and $(kchk vsyscall vsyscall).result == \"contradicted\""
@@ -296,7 +324,7 @@ check "$work/kernel.json" "the summary counts the checks by result" \
 	 | .summary.confirmed == ([$all[] | select(.result == "confirmed")] | length) and .summary.confirmed > 0
 	 and .summary.contradicted == ([$all[] | select(.result == "contradicted")] | length) and .summary.contradicted > 0
 	 and .summary.not_exercised == ([$all[] | select(.result == "not exercised")] | length) and .summary.harness_problems == 1'
-for report in bochs qemu plugin kernel nocet nolibs; do
+for report in bochs qemu plugin kernel nocet nouser nolibs; do
 	check "$work/$report.json" "$report: every confirmed or contradicted verdict, and only those, names the executor of the report" \
 		'.environment.executor as $e | [.files[].checks[], .guest_checks[]]
 		 | all(.[]; if .result == "confirmed" then .confirmed_by == $e and (has("contradicted_by") | not)

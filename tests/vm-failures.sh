@@ -18,10 +18,12 @@ kernel_of() { # VARIANT OVERRIDE
 cet_kernel="$(kernel_of cet "${VM_KERNEL:-}")" || exit 1
 unpatched_kernel="$(kernel_of unpatched "${VM_KERNEL_UNPATCHED:-}")" || exit 1
 
-# The programs: a static glibc-free one, and one with a damaged note.
+# The programs: a static glibc-free one, and one whose note cannot be read (EIO): a note
+# the parser rejects is ignored where the kernel offers no user CET, as under QEMU TCG,
+# a read error fails the exec everywhere.
 "$top_srcdir/corpus/notes/build" "$work/notes" "$top_builddir/tests/elf-damage" >/dev/null
 prog="$work/notes/nolibc-ibt-shstk"
-damaged="$work/notes/nolibc-ibt-shstk.unsorted"
+damaged="$work/notes/nolibc-ibt-shstk.truncated"
 
 pass=0 fail=0
 # expect NAME STATUS PATTERN -- COMMAND...: the exit status and one stderr/stdout line.
@@ -76,7 +78,7 @@ expect "silent runner" 3 'VM run failed|never reported' -- \
 
 # 5. A real contradiction: a kernel without the series told to be the cet one runs the
 # program elfcet says it rejects.
-expect "contradiction" 1 'contradicted +\(ENOEXEC:property-unsorted\)' -- \
+expect "contradiction" 1 'contradicted +\(EIO:property-truncated\)' -- \
 	"$verify" --kernel "$unpatched_kernel" --variant cet "$damaged"
 
 # ... and a run that does not end as expected is a contradiction too.

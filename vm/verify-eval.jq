@@ -77,12 +77,25 @@ def still_enabled($name):
 	| ($s | to_entries | map(select(.key | test("thread_features$"; "i"))) | first) as $line
 	| if $line == null then true else ($line.value | split(" ") | index($name)) != null end;
 
+# Whether the kernel's reading $k (elfcet's consumers.kernel) fails the exec: a note its
+# parser rejects fails it only where the kernel offers a user CET feature ($userCet);
+# elsewhere the series ignores the note (ignored_without_user_cet), a read error never.
+def kernel_fails($k; $userCet):
+	($k.accepted | not) and ((($k.ignored_without_user_cet // false) and ($userCet | not)) | not);
+
 # What the kernel does at exec, by elfcet's reading of the note it reads.
-def expected_exec($reader; $from):
+def expected_exec($reader; $from; $userCet):
 	$reader.consumers.kernel as $k
-	| if ($k.accepted | not) then {exec: "fails", errno: $k.errno, rule: $k.rule}
+	| if kernel_fails($k; $userCet) then {exec: "fails", errno: $k.errno, rule: $k.rule}
+	  elif ($k.accepted | not) then {exec: "runs", features: null, from: $from, ignored: "\($k.errno):\($k.rule)"}
 	  else {exec: "runs", features: (if $k.sees_note then $k.feature_1_and else null end),
 		from: $from} end;
+
+# elfcet's prediction for a run that goes on, in words.
+def expected_text:
+	if .expected.ignored then
+	  "elfcet: the kernel offers no user CET (neither user_ibt nor user_shstk in the guest's /proc/cpuinfo), so it ignores the \(.from)'s note it rejects where it offers one (\(.expected.ignored)): no feature, read from the \(.from)"
+	else "elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \(.from)" end;
 
 def observed_text:
 	if .exec.ok then
@@ -102,6 +115,8 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
 | ($guest | map(select(.type == "guest")) | first) as $guestInfo
 | ($env.variant == "cet") as $cetKernel
 | ($guestInfo.cpu_flags // {}) as $cpu
+# The kernel offers a user CET feature (the synthetic flags of the series).
+| (($cpu.user_ibt // false) or ($cpu.user_shstk // false)) as $userCet
 
 # The checker's windows, in order: the runner opens one per job run in window mode.
 | (reduce ($plugin // [])[] as $e ([];
@@ -122,7 +137,7 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
     | { id: $job.id, file: $job.file, reader: $reader.path, from: $from, result_line: $r,
         expect_output: $job.expect_output, expect_signal: $job.expect_signal,
         window: (if $r.window == true then $windowOf[$job.id] else null end),
-        expected: expected_exec($reader; $from) }
+        expected: expected_exec($reader; $from; $userCet) }
     | if $r == null then . + {result: "harness", evidence: "the guest wrote no result for this job"}
       elif ($r.exec.ok | not) and ($r.exec.errno // "" | harness_errno) then
 	. + {result: "harness", evidence: "exec failed with \($r.exec.errno): the file or a library is missing or unusable in the guest"}
@@ -139,13 +154,15 @@ def harness_errno: . as $e | ["ENOENT", "EACCES", "ENOTDIR", "E2BIG", "ENOMEM", 
       else
 	($r | status_reading) as $seen
 	| if ($r.exec.ok | not) then
-	    . + {result: "contradicted", evidence: ("elfcet: the kernel accepts the \($from)'s note (x86_feature_1_and \(.expected.features | features_text)); guest: " + ($r | observed_text))}
+	    . + {result: "contradicted", evidence: ((if .expected.ignored then expected_text
+			else "elfcet: the kernel accepts the \($from)'s note (x86_feature_1_and \(.expected.features | features_text))" end)
+			+ "; guest: " + ($r | observed_text))}
 	  elif $seen == null then
 	    . + {result: "harness", evidence: "exec succeeded but the kernel shows no x86_ ELF line in /proc/PID/status: is this a kernel with the elfcet CET series?"}
 	  elif $seen.features == .expected.features and $seen.from == $from then
-	    . + {result: "confirmed", evidence: ("elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \($from); guest: " + ($r | observed_text))}
+	    . + {result: "confirmed", evidence: (expected_text + "; guest: " + ($r | observed_text))}
 	  else
-	    . + {result: "contradicted", evidence: ("elfcet: x86_feature_1_and \(.expected.features | features_text) read from the \($from); guest: " + ($r | observed_text))}
+	    . + {result: "contradicted", evidence: (expected_text + "; guest: " + ($r | observed_text))}
 	  end
       end
   ] as $evals
@@ -354,6 +371,7 @@ def first_violation($e):
   environment: ($env + {
     guest: $guestInfo,
     cet_hardware: (($cpu.ibt // false) or ($cpu.shstk // false) or ($cpu.user_shstk // false)),
+    user_cet_offered: $userCet,
     statement: (if $executor == "bochs-cet" and (($cpu.ibt // false) or ($cpu.user_shstk // false)) then
 	"The guest CPU is Bochs' corei7_skylake_x model with CET, a CPU emulator that implements CET independently of elfcet: IBT and shadow-stack enforcement are REAL (the guest kernel enables them, the CPU raises #CP, seen as SIGSEGV/SEGV_CPERR placed by the instruction pointer at the fault). Nothing of CET is emulated by elfcet (no plugin)."
       elif $executor == "bochs-cet" then
@@ -363,7 +381,7 @@ def first_violation($e):
       elif $env.plugin != null then
 	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow stacks are EMULATED by the elfcet QEMU plugin (system mode, one vCPU), which checks the user code of each program inside a marker window; a violation counts only where the kernel's reading of the note enables the feature. The kernel's reading of property notes is observed directly."
       else
-	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow-stack enforcement are not exercised (and nothing of CET is emulated). What the run confirms is how the kernel reads property notes at exec: the status line it shows, and which execs fail with which errno."
+	"This CPU has no CET and QEMU TCG emulates none: IBT and shadow-stack enforcement are not exercised (and nothing of CET is emulated). What the run confirms is how the kernel reads property notes at exec: the status line it shows, and which execs fail with which errno (a kernel offering no user CET ignores a note its parser rejects: only a read error fails the exec)."
       end)
   }),
   files: [ $audit[0].files[] as $f
@@ -390,7 +408,7 @@ def first_violation($e):
 	  (if ($runs | length) > 0 then
 	     aggregate("kernel-reads-note-of"; $f.kernel_reads_note_of; $runs; "not run")
 	     | if .result == "confirmed" and $f.kernel_reads_note_of == "interpreter"
-		  and ($f.consumers.kernel.accepted | not) then
+		  and kernel_fails($f.consumers.kernel; $userCet) then
 		 .evidence += " (its own note would fail exec with \($f.consumers.kernel.errno): the kernel did not read it)"
 	       else . end
 	   else empty end)

@@ -27,7 +27,7 @@ def run_text:
 	+ (if (.output // "") != "" then ", output " + (.output | split("\n")[0] | .[0:60] | tojson) else "" end);
 
 "elfcet VM verification: kernel \(.environment.kernel) (\(.environment.variant)), guest \(.environment.guest.release // "?"), \(.environment.qemu)\(if .environment.executor then "; executor " + .environment.executor else "" end)",
-"CPU: host \(.environment.host_cpu); guest: ibt \(.environment.guest.cpu_flags.ibt // false), shstk \(.environment.guest.cpu_flags.shstk // false), user_shstk \(.environment.guest.cpu_flags.user_shstk // false)",
+"CPU: host \(.environment.host_cpu); guest: ibt \(.environment.guest.cpu_flags.ibt // false), shstk \(.environment.guest.cpu_flags.shstk // false), user_ibt \(.environment.guest.cpu_flags.user_ibt // false), user_shstk \(.environment.guest.cpu_flags.user_shstk // false)",
 (.environment.statement),
 "",
 (.files[] |

@@ -43,6 +43,7 @@
 
 static int cet_kernel;		/* the series with CONFIG_X86_CET */
 static int cpu_user_ibt;	/* "user_ibt" in /proc/cpuinfo */
+static int user_cet_offered;	/* "user_ibt" or "user_shstk" in /proc/cpuinfo */
 static const char *variant;
 
 static void test_arch_prctl(void)
@@ -122,24 +123,35 @@ static void test_status_lines(void)
 	      "kthreadd: '%s'", buf);
 }
 
+/* The kernel log so far, NUL-terminated, or NULL (errno set) */
+static const char *kernel_log(void)
+{
+	static char log[1 << 17];
+	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+
+	if (n <= 0 || n >= (int)sizeof(log))
+		n = sizeof(log) - 1;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, n);
+	if (n < 0)
+		return NULL;
+	log[n] = '\0';
+	return log;
+}
+
 /* The kernel's one boot line about user IBT, and no_user_ibt */
 static void test_boot_param(void)
 {
-	static char log[1 << 17];
 	char cmdline[1024] = "";
-	int n = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	const char *log;
 	FILE *f;
 
 	if (!cet_kernel)
 		return;
-	if (n <= 0 || n > (int)sizeof(log))
-		n = sizeof(log);
-	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, n);
-	if (n < 0) {
+	log = kernel_log();
+	if (!log) {
 		report("boot.user_ibt_line", "fail", "klogctl: %s", strerror(errno));
 		return;
 	}
-	log[n] = '\0';
 	f = fopen("/proc/cmdline", "r");
 	if (f) {
 		if (!fgets(cmdline, sizeof(cmdline), f))
@@ -161,24 +173,31 @@ struct note_case {
 	const char *prog;
 	const char *elf_features;	/* expected x86_Elf_features, or NULL */
 	int exec_errno;			/* expected exec failure, 0 = runs */
+	/* a malformed note where no user CET is offered: x86_Elf_features */
+	const char *ignored_features;
 };
 
-/* What the CET kernel must make of each note test program */
+/*
+ * What the CET kernel must make of each note test program.  A malformed
+ * note is ENOEXEC only where a user CET feature is offered; elsewhere
+ * (no CPU support, or no_user_ibt no_user_shstk) the program runs as if
+ * it had no note, as it does on a kernel without the series.
+ */
 static const struct note_case note_cases[] = {
-	{ "note-none", "none from=executable", 0 },
-	{ "note-ibt", "0x1 ibt from=executable", 0 },
-	{ "note-ibt-shstk", "0x3 ibt shstk from=executable", 0 },
-	{ "note-zero", "0x0 from=executable", 0 },
-	{ "note-other", "none from=executable", 0 },
-	{ "note-sorted", "0x1 ibt from=executable", 0 },
-	{ "note-unsorted", NULL, ENOEXEC },
-	{ "note-bad-datasz", NULL, ENOEXEC },
-	{ "note-bad-name", NULL, ENOEXEC },
-	{ "note-overrun", NULL, ENOEXEC },
-	{ "interp-ibt", "0x1 ibt from=executable", 0 },
-	{ "prog-interp-ibt", "0x1 ibt from=interpreter", 0 },
-	{ "prog-ibt-interp-none", "none from=interpreter", 0 },
-	{ "prog-interp-bad", NULL, ENOEXEC },
+	{ "note-none", "none from=executable", 0, NULL },
+	{ "note-ibt", "0x1 ibt from=executable", 0, NULL },
+	{ "note-ibt-shstk", "0x3 ibt shstk from=executable", 0, NULL },
+	{ "note-zero", "0x0 from=executable", 0, NULL },
+	{ "note-other", "none from=executable", 0, NULL },
+	{ "note-sorted", "0x1 ibt from=executable", 0, NULL },
+	{ "note-unsorted", NULL, ENOEXEC, "none from=executable" },
+	{ "note-bad-datasz", NULL, ENOEXEC, "none from=executable" },
+	{ "note-bad-name", NULL, ENOEXEC, "none from=executable" },
+	{ "note-overrun", NULL, ENOEXEC, "none from=executable" },
+	{ "interp-ibt", "0x1 ibt from=executable", 0, NULL },
+	{ "prog-interp-ibt", "0x1 ibt from=interpreter", 0, NULL },
+	{ "prog-ibt-interp-none", "none from=interpreter", 0, NULL },
+	{ "prog-interp-bad", NULL, ENOEXEC, "none from=interpreter" },
 };
 
 /*
@@ -226,6 +245,13 @@ static void test_note_case(const struct note_case *c)
 		      exit_code, elf, first_ws, ws);
 		return;
 	}
+	if (c->exec_errno && !user_cet_offered) {
+		check(name, exit_code == 42 && !strcmp(elf, c->ignored_features) && thr[0] == '\0',
+		      "no user CET offered: exit=%d x86_Elf_features='%s' (expected exit 42 and "
+		      "'%s') x86_Thread_features='%s' (wait %#x, %#x)",
+		      exit_code, elf, c->ignored_features, thr, first_ws, ws);
+		return;
+	}
 	if (c->exec_errno) {
 		check(name, exec_errno == c->exec_errno,
 		      "expected exec to fail with %s, got exit=%d (%s)",
@@ -241,8 +267,28 @@ static void test_note_case(const struct note_case *c)
 
 static void test_notes(void)
 {
+	static const char ignored_line[] =
+		"x86/cet: malformed ELF property note ignored: no user CET is offered";
+	const char *log;
+
 	for (unsigned int i = 0; i < sizeof(note_cases) / sizeof(note_cases[0]); i++)
 		test_note_case(&note_cases[i]);
+
+	/* The first malformed note the kernel ignores is logged, once */
+	if (!cet_kernel)
+		return;
+	log = kernel_log();
+	if (!log) {
+		report("note.malformed_ignored_logged", "fail", "klogctl: %s", strerror(errno));
+		return;
+	}
+	static const char *const how_often[] = { "never", "once", "more than once" };
+	const char *first = strstr(log, ignored_line);
+	int times = first ? 1 + (strstr(first + 1, ignored_line) != NULL) : 0;
+
+	check("note.malformed_ignored_logged", times == (user_cet_offered ? 0 : 1),
+	      "'%s' logged %s (want %s: user CET %s)", ignored_line, how_often[times],
+	      how_often[user_cet_offered ? 0 : 1], user_cet_offered ? "offered" : "not offered");
 }
 
 /* Call the vsyscall page's time() in a child; report how it ended. */
@@ -449,6 +495,12 @@ static const struct ibt_case ibt_cases[] = {
 	{ "ibt-call-no-endbr", 0, 42, NULL, 0, NULL, 0, 0 },
 	{ "ibt-notrack-jmp", 42, 42, NULL, 0, NULL, 0, 0 },
 	{ "ibt-disable-then-call", 42, 43, NULL, 0, NULL, 0, 0 },
+	/*
+	 * DISABLE and LOCK are per thread, as upstream's ARCH_SHSTK_*: a
+	 * second thread turns IBT off and locks; the main thread keeps IBT,
+	 * is not locked, and its call without ENDBR is #CP.
+	 */
+	{ "ibt-thread-scope", 0, 43, "ibt.disable_lock_thread_scope", 0, NULL, 0, 0 },
 	{ "ibt-signal-wait-endbr", 0, 42, "ibt.signal_wait_endbr_restored", 0, NULL, 0, 0 },
 	{ "ibt-signal-null-fpstate", 42, 42, "ibt.signal_null_fpstate", 0, NULL, 0, 0 },
 	/*
@@ -645,6 +697,7 @@ int main(void)
 		variant = "cet";
 	cet_kernel = !strcmp(variant, "cet");
 	cpu_user_ibt = cpuinfo_has_flag("user_ibt");
+	user_cet_offered = cpu_user_ibt || cpuinfo_has_flag("user_shstk");
 	printf("{\"data\":\"guest\",\"variant\":");
 	json_str(variant);
 	printf(",\"cpu_ibt\":%d,\"cpu_user_ibt\":%d}\n", cpuinfo_has_flag("ibt"), cpu_user_ibt);

@@ -69,6 +69,50 @@ _start:
 	jnz	exit43
 	lea	without_endbr(%rip), %rax
 	call	*%rax
+#elif defined(BODY_THREAD_SCOPE)
+	/*
+	 * DISABLE and LOCK act on the calling thread only.  A second thread
+	 * turns IBT off, calls a target without ENDBR (fine: its IBT is off)
+	 * and locks; the main thread then still has IBT (STATUS), is not
+	 * locked, and the same call is #CP in it.  Exit 42 would mean the
+	 * thread's DISABLE reached the main thread; 43: the arch_prctl failed
+	 * (no CPU support); 45: clone failed; 46: STATUS lost IBT in the main
+	 * thread; 47: the main thread is locked; 48: the thread's own LOCK
+	 * did not hold.
+	 */
+	mov	$56, %eax		/* clone(VM|FS|FILES|SIGHAND|THREAD, stack) */
+	mov	$0x10f00, %edi
+	lea	thread_stack_top(%rip), %rsi
+	xor	%edx, %edx
+	xor	%r10d, %r10d
+	xor	%r8d, %r8d
+	syscall
+	test	%rax, %rax
+	js	exit45
+	jz	scope_thread
+1:	pause
+	cmpb	$0, thread_state(%rip)
+	je	1b
+	cmpb	$2, thread_state(%rip)
+	je	exit43
+	cmpb	$3, thread_state(%rip)
+	je	exit48
+	mov	$158, %eax		/* arch_prctl(ARCH_X86_CET_STATUS, buf) */
+	mov	$0x3001, %edi
+	lea	cet_status(%rip), %rsi
+	syscall
+	test	%rax, %rax
+	jnz	exit46
+	testb	$1, cet_status(%rip)
+	jz	exit46
+	mov	$158, %eax		/* DISABLE(nothing): EPERM only if locked */
+	mov	$0x3002, %edi
+	xor	%esi, %esi
+	syscall
+	test	%rax, %rax
+	jnz	exit47
+	lea	without_endbr(%rip), %rax
+	call	*%rax
 #elif defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE)
 	/*
 	 * Single-step an indirect jump to a target without ENDBR: the trap
@@ -175,6 +219,75 @@ with_endbr:
 without_endbr:
 	nop
 	jmp	exit42
+
+#ifdef BODY_THREAD_SCOPE
+exit45:
+	mov	$60, %eax
+	mov	$45, %edi
+	syscall
+	hlt
+exit46:
+	mov	$60, %eax
+	mov	$46, %edi
+	syscall
+	hlt
+exit47:
+	mov	$60, %eax
+	mov	$47, %edi
+	syscall
+	hlt
+exit48:
+	mov	$60, %eax
+	mov	$48, %edi
+	syscall
+	hlt
+
+/* The second thread: state 1 done, 2 DISABLE failed, 3 its LOCK did not hold */
+scope_thread:
+	mov	$158, %eax		/* arch_prctl(ARCH_X86_CET_DISABLE, IBT) */
+	mov	$0x3002, %edi
+	mov	$1, %esi
+	syscall
+	test	%rax, %rax
+	jnz	2f
+	lea	returns_without_endbr(%rip), %rax
+	call	*%rax
+	mov	$158, %eax		/* arch_prctl(ARCH_X86_CET_LOCK, 0) */
+	mov	$0x3003, %edi
+	xor	%esi, %esi
+	syscall
+	test	%rax, %rax
+	jnz	3f
+	mov	$158, %eax		/* DISABLE(nothing) once locked: -EPERM */
+	mov	$0x3002, %edi
+	xor	%esi, %esi
+	syscall
+	cmp	$-1, %rax		/* -EPERM */
+	jne	3f
+	movb	$1, thread_state(%rip)
+	jmp	4f
+2:	movb	$2, thread_state(%rip)
+	jmp	4f
+3:	movb	$3, thread_state(%rip)
+4:	mov	$60, %eax		/* exit this thread only */
+	xor	%edi, %edi
+	syscall
+	hlt
+returns_without_endbr:
+	nop
+	ret
+
+	.data
+	.p2align 4
+thread_stack:
+	.fill	4096, 1, 0
+thread_stack_top:
+cet_status:
+	.quad	0, 0, 0
+thread_state:
+	.byte	0
+	.text
+#endif
 
 #if defined(BODY_SIGNAL_WAIT_ENDBR) || defined(BODY_SIGNAL_NULL_FPSTATE) || \
 	defined(BODY_SIGNAL_FRAME_FAILS)

@@ -46,11 +46,14 @@
 #define ARCH_X86_CET_WRSS	0x3010
 #define ARCH_X86_CET_UNLOCK	0x3011
 #define PTRACE_ARCH_PRCTL_REQ	30
+#define NT_X86_CET		0x203
 #define NT_X86_SHSTK		0x204
 #define NR_map_shadow_stack	453
 #define SHADOW_STACK_SET_TOKEN	1UL
 #define FEATURE_SHSTK		2UL
 #define SEGV_CPERR_CODE		10
+/* TASK_SIZE_MAX with 4-level paging (these kernels have no X86_5LEVEL) */
+#define USER_TOP		0x7ffffffff000UL
 
 static int cet_kernel;		/* the series with CONFIG_X86_CET */
 static int cpu_shstk;		/* this program runs with a shadow stack */
@@ -172,6 +175,8 @@ static void test_map_shadow_stack(void)
 		{ "shstk.map.zero_size", 0, 0, 0 },
 		{ "shstk.map.size_not_8_aligned", 0, 12, 0 },
 		{ "shstk.map.addr_not_page_aligned", 0x10001000UL + 8, 4096, 0 },
+		/* its restore token would hold TASK_SIZE_MAX, no user SSP */
+		{ "shstk.map.token_at_user_top", USER_TOP - 4096, 4096, SHADOW_STACK_SET_TOKEN },
 	};
 	long r;
 	int err;
@@ -181,6 +186,8 @@ static void test_map_shadow_stack(void)
 		r = map_shadow_stack(bad[i].addr, bad[i].size, bad[i].flags);
 		err = errno;
 		check_failed_with(bad[i].name, r, err, cet_kernel ? EINVAL : ENOSYS);
+		if (r > 0)	/* wrongly mapped: leave the address free */
+			munmap((void *)r, bad[i].size);
 	}
 	if (cpu_shstk)
 		return;		/* the hw.* checks map real ones */
@@ -844,6 +851,49 @@ static void do_scratch_sigreturn(void *arg)
 	rt_sigreturn_at(&replay_frame.uc);
 }
 
+/*
+ * A restorer chosen so that delivery would make a restore token: the
+ * restorer lands at ssp - 16, where (ssp - 8) | 1 is a valid one, onto
+ * which any thread could RSTORSSP.  The kernel must refuse that frame.
+ * arg NULL asks for that value, non-NULL for (ssp + 8) | 1, as odd and
+ * as useless but no token.  The handler exits 42 when the entry at
+ * ssp - 16 is a restore token, 43 when it is not; 3 and 4: set-up.
+ */
+struct kernel_sigaction64 {
+	void (*handler)(int);
+	unsigned long flags;
+	unsigned long restorer;
+	uint64_t mask;
+};
+
+static volatile unsigned long restorer_ssp;
+
+static void restorer_token_handler(int sig)
+{
+	unsigned long ssp = restorer_ssp;
+
+	(void)sig;
+	raw_exit_group(*(volatile uint64_t *)(ssp - 16) == ((ssp - 8) | 1) ? 42 : 43);
+}
+
+static void do_restorer_token(void *arg)
+{
+	struct kernel_sigaction64 ka = { restorer_token_handler, 0x04000000 /* SA_RESTORER */, 0, 0 };
+	long pid = getpid(), tid = gettid(), r;
+	/* The SSP of this frame: tgkill below is a SYSCALL, not a CALL */
+	unsigned long ssp = rdssp();
+
+	ka.restorer = arg ? (ssp + 8) | 1 : (ssp - 8) | 1;
+	restorer_ssp = ssp;
+	if (syscall(SYS_rt_sigaction, SIGUSR1, &ka, NULL, 8))
+		raw_exit_group(3);
+	asm volatile("syscall"
+		     : "=a"(r)
+		     : "0"(SYS_tgkill), "D"(pid), "S"(tid), "d"(SIGUSR1)
+		     : "rcx", "r11", "memory");
+	raw_exit_group(4);
+}
+
 static void test_signal_frames(void)
 {
 	static const struct {
@@ -882,6 +932,17 @@ static void test_signal_frames(void)
 		      "child %d, signal %d code %#x (SIGSEGV with SI_KERNEL expected)", r,
 		      si.si_signo, si.si_code);
 	}
+
+	memset(&si, 0, sizeof(si));
+	r = child_status(do_restorer_token, NULL, &si);
+	int odd = child_status(do_restorer_token, (void *)1L, NULL);
+
+	check("hw.shstk.restorer_token_refused",
+	      r == -SIGSEGV && si.si_code == SI_KERNEL && odd == 43,
+	      "sa_restorer (ssp - 8) | 1: child %d, signal %d code %#x (SIGSEGV with SI_KERNEL "
+	      "expected; 42: delivered, the restorer made a restore token); (ssp + 8) | 1: "
+	      "child %d (43 expected: delivered, no token)",
+	      r, si.si_signo, si.si_code, odd);
 
 	memset(&si, 0, sizeof(si));
 	r = child_status(do_scratch_sigreturn, NULL, &si);
@@ -1733,6 +1794,61 @@ static void test_clone_fails_no_leak(void)
 	      before, after);
 }
 
+/*
+ * A child with a shadow stack in the last user page, stopped: a debugger
+ * may move its SSP to USER_TOP - 8 (the entry below is in the mapping)
+ * but not to USER_TOP itself, which sigreturn would refuse too.
+ */
+static void test_ptrace_ssp_user_top(void)
+{
+	long m = -1, r_below, r_top, r_cet_top;
+	int ws, e_top = 0, e_cet_top = 0;
+	uint64_t ssp, cet[2] = { 0, 0 };
+	struct iovec iov = { &ssp, sizeof(ssp) };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		if (map_shadow_stack(USER_TOP - 4096, 4096, 0) != (long)(USER_TOP - 4096))
+			_exit(2);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	waitpid(pid, &ws, 0);
+	if (!WIFSTOPPED(ws)) {
+		report("hw.shstk.ptrace_ssp_user_top", "fail",
+		       "child could not map a shadow stack at %#lx: status %#x", USER_TOP - 4096,
+		       ws);
+		return;
+	}
+	m = USER_TOP - 4096;
+	ssp = USER_TOP - 8;
+	r_below = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	ssp = USER_TOP;
+	errno = 0;
+	r_top = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_SHSTK, &iov);
+	e_top = errno;
+	iov.iov_base = cet;
+	iov.iov_len = sizeof(cet);
+	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_X86_CET, &iov) == 0) {
+		cet[1] = USER_TOP;
+		errno = 0;
+		r_cet_top = ptrace(PTRACE_SETREGSET, pid, (void *)NT_X86_CET, &iov);
+		e_cet_top = errno;
+	} else {
+		r_cet_top = -2;
+	}
+	end_child(pid);
+	check("hw.shstk.ptrace_ssp_user_top",
+	      r_below == 0 && r_top == -1 && e_top == EINVAL && r_cet_top == -1 &&
+		      e_cet_top == EINVAL,
+	      "shadow stack at %#lx: SSP %#lx via NT_X86_SHSTK %ld, SSP %#lx (TASK_SIZE_MAX) "
+	      "%ld (%s), via NT_X86_CET %ld (%s)",
+	      m, USER_TOP - 8, r_below, USER_TOP, r_top,
+	      r_top ? strerrorname_np(e_top) : "accepted", r_cet_top,
+	      r_cet_top == -1 ? strerrorname_np(e_cet_top) : "accepted");
+}
+
 static void test_hardware(void)
 {
 	const char *why = cet_kernel ? "needs a CPU with shadow stacks (QEMU TCG has none)" :
@@ -1748,6 +1864,7 @@ static void test_hardware(void)
 		"hw.shstk.sigreturn_restore_token", "hw.shstk.sigreturn_replayed",
 		"hw.shstk.sigreturn_no_signal", "hw.shstk.madv_dontneed_wrss",
 		"hw.shstk.proc_mem_cow", "hw.shstk.ptrace_ssp_bad",
+		"hw.shstk.ptrace_ssp_user_top", "hw.shstk.restorer_token_refused",
 		"hw.shstk.pivot", "hw.shstk.pivot_bad_token",
 		"hw.shstk.alloc_shstk", "hw.shstk.alloc_shstk_needs_shstk",
 		"hw.shstk.ia32_signal_refused", "hw.shstk.ia32_sigreturn_refused",
@@ -1894,6 +2011,7 @@ static void test_hardware(void)
 	      "kernel-range SSP: %ld (%s), 4-byte iov: %ld (%s)", s_kernel,
 	      strerrorname_np(e_kernel), s_short, strerrorname_np(e_short));
 	end_child(pid);
+	test_ptrace_ssp_user_top();
 
 	int found, n_ss = smaps_shadow_stacks(0, st[1], &found);
 

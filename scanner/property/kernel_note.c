@@ -2,7 +2,10 @@
  *
  * This follows parse_elf_properties() in fs/binfmt_elf.c: it reads at most 1 KiB of the
  * segment from the file (not from memory), takes the first note only, and rejects the
- * exec on anything malformed. Needs no libelf: the QEMU plugin reads objects with it. */
+ * exec on anything malformed. Where the kernel offers no user CET feature, the series'
+ * arch_elf_note_error() turns the parser's ENOEXEC into "no note" (the program runs as
+ * without one); a read error (EIO) always fails the exec. Needs no libelf: the QEMU
+ * plugin reads objects with it. */
 #include "config.h"
 
 #include "property/kernel_note.h"
@@ -27,6 +30,7 @@ static void reject(struct consumer_reading *r, int error, const char *rule, cons
 
 	r->accepted = false;
 	r->error = error;
+	r->ignored_without_user_cet = error == ENOEXEC;
 	r->rule = rule;
 	va_start(ap, fmt);
 	vsnprintf(r->detail, sizeof(r->detail), fmt, ap);

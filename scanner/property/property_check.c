@@ -44,8 +44,9 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 		return;
 	if (rep->kernel.rule)
 		add(problems, rules, rep->kernel.rule, CONSUMER_KERNEL, rep->kernel.detail,
-		    rep->kernel.error == EIO ? "the kernel fails the exec with EIO"
-					     : "the kernel fails the exec with ENOEXEC");
+		    rep->kernel.error == EIO
+			    ? "the kernel fails the exec with EIO"
+			    : "the kernel fails the exec with ENOEXEC where it offers user CET");
 	if (!rep->glibc.accepted && rep->glibc.rule)
 		add(problems, rules, rep->glibc.rule, CONSUMER_GLIBC, rep->glibc.detail,
 		    "ld.so ignores the marking");

@@ -123,8 +123,10 @@ static void reading_json(struct json_out *j, const char *key, const struct consu
 	json_open_object(j, key);
 	json_boolean(j, "sees_note", r->sees_note);
 	json_boolean(j, "accepted", r->accepted);
-	if (kernel)
+	if (kernel) {
 		json_str(j, "errno", r->error == 0 ? NULL : r->error == EIO ? "EIO" : "ENOEXEC");
+		json_boolean(j, "ignored_without_user_cet", r->ignored_without_user_cet);
+	}
 	json_str(j, "rule", r->rule);
 	optional_u32(j, "feature_1_and", r->has_feature_1_and, r->feature_1_and);
 	optional_u32(j, "isa_1_needed", r->has_isa_1_needed, r->isa_1_needed);

@@ -59,6 +59,9 @@ static void print_consumers(FILE *out, const struct file_report *rep)
 		fprintf(out, "no PT_GNU_PROPERTY\n");
 	else if (pr->kernel.accepted)
 		fprintf(out, "accepted\n");
+	else if (pr->kernel.ignored_without_user_cet)
+		fprintf(out, "rejected (%s) where the kernel offers user CET, else ignored\n",
+			pr->kernel.error == EIO ? "EIO" : "ENOEXEC");
 	else
 		fprintf(out, "rejected (%s)\n", pr->kernel.error == EIO ? "EIO" : "ENOEXEC");
 	fprintf(out, "  glibc: %s\n",

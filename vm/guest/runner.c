@@ -646,7 +646,7 @@ static void emit_guest(int kmsg)
 	struct json_out j;
 	struct utsname u;
 	char *cmdline, *cpuinfo;
-	bool ibt = false, shstk = false, user_shstk = false;
+	bool ibt = false, shstk = false, user_ibt = false, user_shstk = false;
 
 	json_begin(&j, stdout);
 	json_str(&j, "type", "guest");
@@ -675,6 +675,7 @@ static void emit_guest(int kmsg)
 			     tok = strtok_r(NULL, " ", &save)) {
 				ibt |= strcmp(tok, "ibt") == 0;
 				shstk |= strcmp(tok, "shstk") == 0;
+				user_ibt |= strcmp(tok, "user_ibt") == 0;
 				user_shstk |= strcmp(tok, "user_shstk") == 0;
 			}
 		}
@@ -683,6 +684,7 @@ static void emit_guest(int kmsg)
 	json_open_object(&j, "cpu_flags");
 	json_boolean(&j, "ibt", ibt);
 	json_boolean(&j, "shstk", shstk);
+	json_boolean(&j, "user_ibt", user_ibt);
 	json_boolean(&j, "user_shstk", user_shstk);
 	json_close_object(&j);
 	emit_x86_status(&j, "runner_status", getpid());
