@@ -20,6 +20,7 @@ struct operand {
 	x86_reg base, index; /* X86_OP_MEM */
 	int64_t disp;
 	int scale;
+	uint8_t size; /* bytes read or written */
 };
 
 /* What the instruction checks remember of the instructions before the current one. */
@@ -79,6 +80,8 @@ static inline bool is_rsp(x86_reg r)
 
 /* The number of a general-purpose register (0 for %rax ... 15 for %r15), or -1. */
 int sweep_gpr_number(x86_reg r);
+/* The same for any part of a register: %r8d, %r8w and %r8b are 8. */
+int sweep_gpr_family(x86_reg r);
 
 /* Marks the instruction starts from FROM (a start) until past TO. */
 void sweep_measure_ahead(struct sweep *s, uint64_t from, uint64_t to);
