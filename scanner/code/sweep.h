@@ -45,6 +45,14 @@ struct vsys_holder {
 #define VSYS_HOLDERS 4
 #define VSYS_REACH 16
 
+/* A table of classes (glibc's printf: a character's class, then a label per class in the
+ * table of each state) and how many classes a bounded dispatch of the file found in it:
+ * the count of its dispatches whose own bound is out of sight. */
+#define CLASS_TABLES 8
+struct class_count {
+	uint64_t table, count;
+};
+
 struct sweep {
 	struct code_ctx *c;
 	struct disasm d;
@@ -63,6 +71,8 @@ struct sweep {
 	size_t ncands, cands_cap;
 	uint64_t *leas; /* data addresses the function's lea d(%rip) load: tables */
 	size_t nleas, leas_cap;
+	struct class_count class_counts[CLASS_TABLES]; /* the file's class tables */
+	size_t nclass_counts;
 	bool starts_contiguous;	 /* starts_bitmap holds every start up to the current insn */
 	uint64_t measured_ahead; /* where sweep_measure_ahead stopped (a start), or 0 */
 };

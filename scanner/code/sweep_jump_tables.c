@@ -138,6 +138,49 @@ static uint64_t bound_from_history(const struct sweep *s, x86_reg index)
 	return 0;
 }
 
+/* How far before the history a class table's cmp and ja are looked for, in instructions. */
+#define BOUND_REACH 8
+
+/* A cmp $N and its ja (or jae) just before the history, on any register: the bound of a
+ * class table whose index GCC computed again after the check (glibc's vfprintf:
+ * lea -0x20(%r8),%esi; cmp $0x5a,%sil; ja; movzbl %r8b,%edx; sub $0x20,%edx; ...), read
+ * from the bytes of the instructions measured before the oldest one the history holds.
+ * Trusted only where the classes it covers are dense (count_by_classes). */
+static uint64_t bound_before_history(const struct sweep *s)
+{
+	const struct recent *oldest;
+	uint64_t at, n;
+	int reg, i;
+
+	if (!s->nhist)
+		return 0;
+	oldest = sweep_before(s, s->nhist - 1);
+	at = oldest->addr;
+	if (oldest->id == X86_INS_JA || oldest->id == X86_INS_JAE)
+		return cmp_ending_at(s, at, &reg, &n) && n < 4096 ? n + (oldest->id == X86_INS_JA)
+								  : 0;
+	for (i = 0; i < BOUND_REACH; i++) {
+		uint64_t prev = at;
+		const unsigned char *p;
+		size_t len;
+
+		while (prev > s->func_start && at - prev < 15 &&
+		       !sweep_instruction_start(s, --prev))
+			;
+		if (prev == at || !sweep_instruction_start(s, prev))
+			return 0;
+		p = s->func_bytes + (prev - s->func_start);
+		len = (size_t)(at - prev);
+		if ((len == 2 && (p[0] == 0x77 || p[0] == 0x73)) ||
+		    (len == 6 && p[0] == 0x0f && (p[1] == 0x87 || p[1] == 0x83)))
+			return cmp_ending_at(s, prev, &reg, &n) && n < 4096
+				       ? n + (p[0] == 0x77 || p[1] == 0x87)
+				       : 0;
+		at = prev;
+	}
+	return 0;
+}
+
 /* R puts a 4-byte table entry into REG: add or mov table@GOTOFF(%rG,%rI,4),REG. */
 static bool loads_gotoff_entry(const struct recent *r, x86_reg reg)
 {
@@ -251,12 +294,10 @@ static bool offset_dispatch(const struct sweep *s, x86_reg jmp_reg, struct offse
 	return false;
 }
 
-/* The address the nearest lea disp(%rip),REG of the history loads, or 0. */
-static uint64_t lea_in_history(const struct sweep *s, x86_reg reg)
+/* The address the nearest lea disp(%rip),REG of the history from K back loads, or 0. */
+static uint64_t lea_in_history(const struct sweep *s, size_t k, x86_reg reg)
 {
-	size_t k;
-
-	for (k = 0; k < s->nhist; k++) {
+	for (; k < s->nhist; k++) {
 		const struct recent *r = sweep_before(s, k);
 
 		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[0].type == X86_OP_REG &&
@@ -289,14 +330,41 @@ static uint64_t register_lea(const struct sweep *s, size_t k, x86_reg reg, bool 
 			return r->addr + r->size + (uint64_t)r->op[1].disp;
 		return 0;
 	}
-	/* Set before the block (a loop's head): the lea the history still holds, or one
-	 * farther back. */
-	v = lea_in_history(s, reg);
+	/* Set before the block (a loop's head): the lea the history still holds before
+	 * it, or one farther back. */
+	v = lea_in_history(s, k, reg);
 	if (!v)
 		return far_lea(s, reg, code);
 	if (code)
 		return v >= s->func_start && v < s->func_end ? v : 0;
 	return code_range_of(s->c, v) ? 0 : v;
+}
+
+/* How many classes a bounded dispatch of the file found in the class table at TABLE, or
+ * 0: the bound of a dispatch that checked the character on another path (glibc's
+ * printf_positional), or whose check lies before what the history holds. */
+static uint64_t learned_classes(const struct sweep *s, uint64_t table)
+{
+	size_t i;
+
+	for (i = 0; i < s->nclass_counts; i++)
+		if (s->class_counts[i].table == table)
+			return s->class_counts[i].count;
+	return 0;
+}
+
+static void learn_classes(struct sweep *s, uint64_t table, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < s->nclass_counts; i++)
+		if (s->class_counts[i].table == table) {
+			if (count > s->class_counts[i].count)
+				s->class_counts[i].count = count;
+			return;
+		}
+	if (s->nclass_counts < CLASS_TABLES)
+		s->class_counts[s->nclass_counts++] = (struct class_count){ table, count };
 }
 
 /* The entries of a table of offsets indexed by a class the code loaded from a table of
@@ -305,8 +373,7 @@ static uint64_t register_lea(const struct sweep *s, size_t k, x86_reg reg, bool 
  * the dispatch is the class table's (cmp $N,%rJ; ja); the offsets table holds the largest
  * class plus one entries. Sets *VIA_CLASSES when the index is such a class; returns 0
  * when the count is not known. */
-static uint64_t count_by_classes(const struct sweep *s, const struct offset_load *d,
-				 bool *via_classes)
+static uint64_t count_by_classes(struct sweep *s, const struct offset_load *d, bool *via_classes)
 {
 	x86_reg index = d->index;
 	size_t k;
@@ -317,6 +384,8 @@ static uint64_t count_by_classes(const struct sweep *s, const struct offset_load
 		const struct operand *m = &r->op[1];
 		uint64_t classes, n, i, largest = 0;
 		const unsigned char *bytes;
+		unsigned char seen[4096 / 8];
+		bool strict;
 
 		if (ends_block(r))
 			return 0;
@@ -333,18 +402,33 @@ static uint64_t count_by_classes(const struct sweep *s, const struct offset_load
 			return 0;
 		*via_classes = true;
 		classes = register_lea(s, k + 1, m->base, false);
+		if (!classes)
+			return 0;
+		classes += (uint64_t)m->disp;
 		n = bound_from_history(s, m->index);
-		if (!classes || !n)
-			return 0;
-		bytes = elf_model_vaddr_bytes(s->c->m, classes + (uint64_t)m->disp, n * m->size);
+		strict = n != 0;
+		if (!n)
+			n = bound_before_history(s);
+		bytes = n ? elf_model_vaddr_bytes(s->c->m, classes, n * m->size) : NULL;
 		if (!bytes)
-			return 0;
+			return learned_classes(s, classes);
+		memset(seen, 0, sizeof(seen));
 		for (i = 0; i < n; i++) {
 			uint64_t v = m->size == 1 ? bytes[i] : (uint64_t)load_le16(bytes + 2 * i);
 
+			/* as many as a cmp bound may say: a class table of words is no larger */
+			if (v >= 4096)
+				return 0;
 			if (v > largest)
 				largest = v;
+			seen[v / 8] |= (unsigned char)(1u << (v % 8));
 		}
+		/* A bound on another register is trusted where it covers every class from 0 to
+		 * the largest: bytes past a class table are no such run. */
+		for (i = 0; !strict && i <= largest; i++)
+			if (!(seen[i / 8] & (1u << (i % 8))))
+				return learned_classes(s, classes);
+		learn_classes(s, classes, largest + 1);
 		return largest + 1;
 	}
 	return 0;
@@ -463,7 +547,7 @@ static bool single_entry_load(const struct sweep *s, x86_reg jmp_reg, uint64_t *
 	return false;
 }
 
-static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
+static bool recognise_table(struct sweep *s, const cs_x86 *x, struct table *t)
 {
 	const cs_x86_op *op = &x->operands[0];
 	struct offset_load d;
@@ -484,15 +568,11 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 	 * back than the history. The bound is the index's, or, when the index is a class
 	 * read from a table of bytes, the largest class's. */
 	if (s->c->is64 && offset_dispatch(s, op->reg, &d)) {
-		uint64_t base = register_lea(s, d.k + 1, d.base, false), origin;
-		bool via_classes;
+		uint64_t base = register_lea(s, d.k + 1, d.base, false), origin = 0;
+		bool via_classes, from_table = same_register(d.origin, d.base);
 
-		if (base) {
-			origin = same_register(d.origin, d.base)
-					 ? base
-					 : register_lea(s, d.origin_from, d.origin, true);
-			base += (uint64_t)d.disp;
-		}
+		if (base)
+			origin = from_table ? base : register_lea(s, d.origin_from, d.origin, true);
 		if (base && origin && !code_range_of(s->c, base)) {
 			t->base = base;
 			t->origin = origin;
@@ -502,10 +582,16 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 			t->count = count_by_classes(s, &d, &via_classes);
 			if (!via_classes)
 				t->count = bound_from_history(s, X86_REG_INVALID);
+			/* Entry 0 is at the displacement when the bound counts from it; without
+			 * a bound the index may be negative (gmp's mod_34lsub1) or start high
+			 * (Free Pascal's case ranges, x86inc's widths): the table is read from
+			 * the address the lea gives, while its words are labels. */
+			if (t->count)
+				t->base += (uint64_t)d.disp;
 			/* Offsets from a label, without a bound: the tables of the next
 			 * function follow, offsets from its own label that land anywhere
 			 * in this one. Not read at all rather than read into them. */
-			return t->count || origin == t->base;
+			return t->count || from_table;
 		}
 	}
 	/* Any other shape ending in jmp *%rX: the nearest lea table(%rip) of the same block
