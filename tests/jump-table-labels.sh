@@ -45,7 +45,8 @@ done
 for bin in "$out"/*-nolibc-jumptables; do
 	name=${bin##*/}
 	report="$("$ELFCET" audit -q --format=json --fail-on=never "$bin")"
-	for expect in "unbounded_pair:^pair_a[0-3]$" "mid_insn:^mid_[0-2]$" "duplicates:^dup_[0-2]$"; do
+	for expect in "unbounded_pair:^pair_a[0-3]$" "mid_insn:^mid_[0-2]$" "duplicates:^dup_[0-2]$" \
+		"negative_index:^neg_[0-2]$"; do
 		func=${expect%%:*} pattern=${expect#*:}
 		want="$(nm "$bin" | awk -v p="$pattern" '$3 ~ p { print $1 }' | while read -r a; do
 			echo $((16#$a)); done | sort -n | jq -sc .)"
