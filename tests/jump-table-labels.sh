@@ -45,7 +45,8 @@ done
 for bin in "$out"/*-nolibc-jumptables; do
 	name=${bin##*/}
 	report="$("$ELFCET" audit -q --format=json --fail-on=never "$bin")"
-	for expect in "unbounded_pair:^pair_a[0-3]$" "mid_insn:^mid_[0-2]$" "duplicates:^dup_[0-2]$"; do
+	for expect in "unbounded_pair:^pair_a[0-3]$" "mid_insn:^mid_[0-2]$" "duplicates:^dup_[0-2]$" \
+		"negative_index:^neg_[0-2]$"; do
 		func=${expect%%:*} pattern=${expect#*:}
 		want="$(nm "$bin" | awk -v p="$pattern" '$3 ~ p { print $1 }' | while read -r a; do
 			echo $((16#$a)); done | sort -n | jq -sc .)"
@@ -63,6 +64,38 @@ for bin in "$out"/*-nolibc-jumptables; do
 			echo "FAIL: jump-table-labels: $name $func: $problem"; fail=$((fail + 1))
 		fi
 	done
+done
+# Tables of label offsets indexed by a class read from a table of bytes: each tracked
+# dispatch's labels are exactly the one label whose ENDBR is missing (SYMBOL), none from
+# reading past the offsets table (the bound before it is the byte table's), and the
+# same code with every ENDBR in place has no jump-table finding.
+for pair in "nolibc-classtables:cls_gap_two" "pie-labeloffs-patched:removed_endbr"; do
+	for bin in "$out"/*-"${pair%%:*}"; do
+		[ -e "$bin" ] || continue
+		name=${bin##*/}
+		want="$(nm "$bin" | awk -v s="${pair#*:}" '$3 == s { print $1 }' | while read -r a; do
+			echo $((16#$a)); done | jq -sc .)"
+		problem="$("$ELFCET" audit -q --format=json --fail-on=never "$bin" | jq -r --argjson want "$want" '
+			[.files[0].findings[] | select(.rule == "ibt-tracked-jump-table")] as $found
+			| if ($want | length) != 1 then "the label is not in the binary"
+			  elif ($found | length) == 0 then "no ibt-tracked-jump-table finding"
+			  elif any($found[]; .labels != $want) then "labels \([$found[].labels]), expected \($want) each"
+			  else "ok" end' 2>&1)"
+		if [ "$problem" = ok ]; then
+			echo "PASS: jump-table-labels: $name: $want"; pass=$((pass + 1))
+		else
+			echo "FAIL: jump-table-labels: $name: $problem"; fail=$((fail + 1))
+		fi
+	done
+done
+for bin in "$out"/gcc-pie-labeloffs; do
+	found="$("$ELFCET" audit -q --format=json --fail-on=never "$bin" |
+		jq -c '[.files[0].findings[] | select(.rule == "ibt-tracked-jump-table") | .labels]')"
+	if [ "$found" = "[]" ]; then
+		echo "PASS: jump-table-labels: ${bin##*/}: no jump-table finding"; pass=$((pass + 1))
+	else
+		echo "FAIL: jump-table-labels: ${bin##*/}: labels with ENDBR reported: $found"; fail=$((fail + 1))
+	fi
 done
 echo "jump-table-labels: $pass passed, $fail failed"
 [ "$pass" -gt 0 ] && [ "$fail" -eq 0 ]

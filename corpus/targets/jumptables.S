@@ -8,6 +8,9 @@
  *     instruction of the function: labels are instruction starts;
  *   - duplicates: a bounded table of five entries, two of them the same label
  *     (dup_0-3): the message counts four labels;
+ *   - negative_index: a table indexed from a displacement past its end with a negative
+ *     index (gmp's mod_34lsub1: movslq 0xc(%r8,%rsi,4) with %rsi from -3 to -1), the
+ *     entry added to the table's address in the register: its three labels (neg_0-2);
  *   - context_tail: a notrack table dispatch, then a tail call through a pointer of a
  *     context structure (mov 0x10(%rdi),%rax; jmp *%rax) that does not index that table:
  *     no jump-table finding (the notrack table needs no ENDBR);
@@ -111,6 +114,29 @@ dup_3:
 	.cfi_endproc
 	.size	duplicates, . - duplicates
 
+	.globl	negative_index
+	.type	negative_index, @function
+negative_index:
+	.cfi_startproc
+	endbr64
+	mov	%rdi, %rsi
+	sub	$3, %rsi
+	lea	neg_table(%rip), %r8
+	movslq	0xc(%r8,%rsi,4), %r10
+	add	%r10, %r8
+	jmp	*%r8
+neg_0:
+	mov	$60, %eax
+	ret
+neg_1:
+	mov	$61, %eax
+	ret
+neg_2:
+	mov	$62, %eax
+	ret
+	.cfi_endproc
+	.size	negative_index, . - negative_index
+
 	.globl	context_tail
 	.type	context_tail, @function
 context_tail:
@@ -164,6 +190,9 @@ mid_table:
 dup_table:
 	.long	dup_0 - dup_table, dup_1 - dup_table, dup_2 - dup_table
 	.long	dup_1 - dup_table, dup_0 - dup_table
+neg_table:
+	.long	neg_0 - neg_table, neg_1 - neg_table, neg_2 - neg_table
+	.long	0x7fffffff
 ctx_table:
 	.long	ctx_0 - ctx_table, ctx_1 - ctx_table
 	.long	0x7fffffff

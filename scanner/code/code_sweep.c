@@ -232,6 +232,39 @@ int sweep_gpr_number(x86_reg r)
 	return -1;
 }
 
+/* The register R is part of, numbered as sweep_gpr_number does, whatever part of it R
+ * names (%r8d, %r8b, %sil, %ah), or -1. */
+int sweep_gpr_family(x86_reg r)
+{
+	static const x86_reg names[][16] = {
+		{ X86_REG_RAX, X86_REG_RCX, X86_REG_RDX, X86_REG_RBX, X86_REG_RSP, X86_REG_RBP,
+		  X86_REG_RSI, X86_REG_RDI, X86_REG_R8, X86_REG_R9, X86_REG_R10, X86_REG_R11,
+		  X86_REG_R12, X86_REG_R13, X86_REG_R14, X86_REG_R15 },
+		{ X86_REG_EAX, X86_REG_ECX, X86_REG_EDX, X86_REG_EBX, X86_REG_ESP, X86_REG_EBP,
+		  X86_REG_ESI, X86_REG_EDI, X86_REG_R8D, X86_REG_R9D, X86_REG_R10D, X86_REG_R11D,
+		  X86_REG_R12D, X86_REG_R13D, X86_REG_R14D, X86_REG_R15D },
+		{ X86_REG_AX, X86_REG_CX, X86_REG_DX, X86_REG_BX, X86_REG_SP, X86_REG_BP,
+		  X86_REG_SI, X86_REG_DI, X86_REG_R8W, X86_REG_R9W, X86_REG_R10W, X86_REG_R11W,
+		  X86_REG_R12W, X86_REG_R13W, X86_REG_R14W, X86_REG_R15W },
+		{ X86_REG_AL, X86_REG_CL, X86_REG_DL, X86_REG_BL, X86_REG_SPL, X86_REG_BPL,
+		  X86_REG_SIL, X86_REG_DIL, X86_REG_R8B, X86_REG_R9B, X86_REG_R10B, X86_REG_R11B,
+		  X86_REG_R12B, X86_REG_R13B, X86_REG_R14B, X86_REG_R15B },
+	};
+	static const x86_reg high[] = { X86_REG_AH, X86_REG_CH, X86_REG_DH, X86_REG_BH };
+	size_t w, i;
+
+	if (r == X86_REG_INVALID)
+		return -1;
+	for (w = 0; w < sizeof(names) / sizeof(names[0]); w++)
+		for (i = 0; i < 16; i++)
+			if (names[w][i] == r)
+				return (int)i;
+	for (i = 0; i < 4; i++)
+		if (high[i] == r)
+			return (int)i;
+	return -1;
+}
+
 static bool is_notrack(const cs_x86 *x)
 {
 	return x->prefix[1] == 0x3e;
@@ -264,9 +297,9 @@ static void remember(struct sweep *s, const struct decoded *di)
 	for (i = 0; x && i < x->op_count && i < 2; i++) {
 		const cs_x86_op *op = &x->operands[i];
 
-		r->op[i] = (struct operand){ op->type,	   op->reg,	  op->imm,
-					     op->mem.base, op->mem.index, op->mem.disp,
-					     op->mem.scale };
+		r->op[i] = (struct operand){ op->type,	    op->reg,	   op->imm,
+					     op->mem.base,  op->mem.index, op->mem.disp,
+					     op->mem.scale, op->size };
 		if (op->type == X86_OP_IMM)
 			r->op[i].reg = X86_REG_INVALID;
 		r->nops = i + 1;

@@ -20,6 +20,7 @@ struct operand {
 	x86_reg base, index; /* X86_OP_MEM */
 	int64_t disp;
 	int scale;
+	uint8_t size; /* bytes read or written */
 };
 
 /* What the instruction checks remember of the instructions before the current one. */
@@ -44,6 +45,14 @@ struct vsys_holder {
 #define VSYS_HOLDERS 4
 #define VSYS_REACH 16
 
+/* A table of classes (glibc's printf: a character's class, then a label per class in the
+ * table of each state) and how many classes a bounded dispatch of the file found in it:
+ * the count of its dispatches whose own bound is out of sight. */
+#define CLASS_TABLES 8
+struct class_count {
+	uint64_t table, count;
+};
+
 struct sweep {
 	struct code_ctx *c;
 	struct disasm d;
@@ -62,6 +71,8 @@ struct sweep {
 	size_t ncands, cands_cap;
 	uint64_t *leas; /* data addresses the function's lea d(%rip) load: tables */
 	size_t nleas, leas_cap;
+	struct class_count class_counts[CLASS_TABLES]; /* the file's class tables */
+	size_t nclass_counts;
 	bool starts_contiguous;	 /* starts_bitmap holds every start up to the current insn */
 	uint64_t measured_ahead; /* where sweep_measure_ahead stopped (a start), or 0 */
 };
@@ -79,6 +90,8 @@ static inline bool is_rsp(x86_reg r)
 
 /* The number of a general-purpose register (0 for %rax ... 15 for %r15), or -1. */
 int sweep_gpr_number(x86_reg r);
+/* The same for any part of a register: %r8d, %r8w and %r8b are 8. */
+int sweep_gpr_family(x86_reg r);
 
 /* Marks the instruction starts from FROM (a start) until past TO. */
 void sweep_measure_ahead(struct sweep *s, uint64_t from, uint64_t to);

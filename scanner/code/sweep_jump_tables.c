@@ -16,10 +16,30 @@
 struct table {
 	uint64_t base;
 	unsigned entry_size;
-	bool relative;	 /* int32 offsets from ORIGIN (PIC), else absolute addresses */
-	uint64_t origin; /* BASE on x86-64; _GLOBAL_OFFSET_TABLE_ on i386 */
-	uint64_t count;	 /* 0: unknown, read while entries make sense */
+	bool relative;	       /* offsets from ORIGIN (PIC), else absolute addresses */
+	bool unsigned_offsets; /* zero-extended (movzwl), not sign-extended */
+	uint64_t origin;       /* BASE, or a label (computed gotos) on x86-64; the GOT on i386 */
+	uint64_t count;	       /* 0: unknown, read while entries make sense */
 };
+
+static bool same_register(x86_reg a, x86_reg b)
+{
+	return a == b || (sweep_gpr_family(a) >= 0 && sweep_gpr_family(a) == sweep_gpr_family(b));
+}
+
+/* Whether R writes REG (its first operand). */
+static bool writes_register(const struct recent *r, x86_reg reg)
+{
+	return r->nops >= 1 && r->op[0].type == X86_OP_REG && same_register(r->op[0].reg, reg) &&
+	       r->id != X86_INS_CMP && r->id != X86_INS_TEST && r->id != X86_INS_PUSH;
+}
+
+/* Whether R ends the block the dispatch is in, looking back: what came before is
+ * another path's. */
+static bool ends_block(const struct recent *r)
+{
+	return r->id == X86_INS_JMP || r->id == X86_INS_CALL || r->id == X86_INS_RET || r->invalid;
+}
 
 /* Whether R leaves the flags as they were: the moves GCC schedules between a cmp and
  * its ja (cmpl $0x1b,(%rdx); mov %rdi,%r13; mov %rdx,%r12; ja). */
@@ -37,24 +57,126 @@ static bool keeps_flags(const struct recent *r)
 	}
 }
 
-/* The bound of the table from a preceding cmp $N, reg; ja (moves allowed between). */
-static uint64_t bound_from_history(const struct sweep *s)
+/* The cmp $N,%reg that ends at END, read from the bytes when the history no longer
+ * holds it (GCC puts more before a two-level dispatch than the history keeps): its
+ * register (sweep_gpr_family's number) in *REG and N in *N. cmp $imm8 or $imm32 with a
+ * register, or %al/%eax, with or without REX; it must start an instruction measured. */
+static bool cmp_ending_at(const struct sweep *s, uint64_t end, int *reg, uint64_t *n)
+{
+	static const unsigned lengths[] = { 2, 3, 4, 5, 6, 7 };
+	size_t i;
+
+	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		uint64_t at = end - lengths[i];
+		const unsigned char *p;
+		unsigned rex = 0, imm_size, len = lengths[i];
+
+		if (end < s->func_start + len || !sweep_instruction_start(s, at))
+			continue;
+		p = s->func_bytes + (at - s->func_start);
+		if (s->c->is64 && (p[0] & 0xf0) == 0x40) {
+			rex = p[0];
+			p++;
+			len--;
+		}
+		if (p[0] == 0x3c || p[0] == 0x3d) { /* cmp $imm,%al / %eax */
+			imm_size = p[0] == 0x3c ? 1 : 4;
+			if (len != 1 + imm_size)
+				continue;
+			*reg = 0;
+			*n = imm_size == 1 ? p[1] : load_le32(p + 1);
+			return true;
+		}
+		if ((p[0] != 0x80 && p[0] != 0x81 && p[0] != 0x83) || (p[1] & 0xf8) != 0xf8)
+			continue;
+		imm_size = p[0] == 0x81 ? 4 : 1;
+		if (len != 2 + imm_size)
+			continue;
+		*reg = (p[1] & 7) | (rex & 1 ? 8 : 0);
+		/* without REX, byte registers 4-7 are %ah, %ch, %dh, %bh */
+		if (p[0] == 0x80 && !rex && *reg >= 4)
+			*reg -= 4;
+		*n = imm_size == 4  ? load_le32(p + 2)
+		     : p[0] == 0x83 ? (uint64_t)(int64_t)(int8_t)p[2]
+				    : p[2];
+		return true;
+	}
+	return false;
+}
+
+/* The bound of the table from a preceding cmp $N, reg; ja (moves allowed between), with
+ * reg the index INDEX (any register or memory when INDEX is X86_REG_INVALID; with an
+ * INDEX, the cmp may lie just before the history, read from the bytes). */
+static uint64_t bound_from_history(const struct sweep *s, x86_reg index)
 {
 	size_t k, j;
 
-	for (k = 0; k + 1 < s->nhist; k++) {
+	for (k = 0; k < s->nhist; k++) {
 		const struct recent *jump = sweep_before(s, k), *r;
 
 		if (jump->id != X86_INS_JA && jump->id != X86_INS_JAE)
 			continue;
 		for (j = k + 1; j < s->nhist && keeps_flags(sweep_before(s, j)); j++)
 			;
-		if (j >= s->nhist)
+		if (j >= s->nhist) {
+			int reg;
+			uint64_t n;
+
+			if (index != X86_REG_INVALID &&
+			    cmp_ending_at(s, sweep_before(s, s->nhist - 1)->addr, &reg, &n) &&
+			    reg == sweep_gpr_family(index) && n < 4096)
+				return n + (jump->id == X86_INS_JA);
 			break;
+		}
 		r = sweep_before(s, j);
 		if (r->id == X86_INS_CMP && r->nops == 2 && r->op[1].type == X86_OP_IMM &&
-		    r->op[1].imm >= 0 && r->op[1].imm < 4096)
+		    r->op[1].imm >= 0 && r->op[1].imm < 4096 &&
+		    (index == X86_REG_INVALID ||
+		     (r->op[0].type == X86_OP_REG && same_register(r->op[0].reg, index))))
 			return (uint64_t)r->op[1].imm + (jump->id == X86_INS_JA);
+	}
+	return 0;
+}
+
+/* How far before the history a class table's cmp and ja are looked for, in instructions. */
+#define BOUND_REACH 8
+
+/* A cmp $N and its ja (or jae) just before the history, on any register: the bound of a
+ * class table whose index GCC computed again after the check (glibc's vfprintf:
+ * lea -0x20(%r8),%esi; cmp $0x5a,%sil; ja; movzbl %r8b,%edx; sub $0x20,%edx; ...), read
+ * from the bytes of the instructions measured before the oldest one the history holds.
+ * Trusted only where the classes it covers are dense (count_by_classes). */
+static uint64_t bound_before_history(const struct sweep *s)
+{
+	const struct recent *oldest;
+	uint64_t at, n;
+	int reg, i;
+
+	if (!s->nhist)
+		return 0;
+	oldest = sweep_before(s, s->nhist - 1);
+	at = oldest->addr;
+	if (oldest->id == X86_INS_JA || oldest->id == X86_INS_JAE)
+		return cmp_ending_at(s, at, &reg, &n) && n < 4096 ? n + (oldest->id == X86_INS_JA)
+								  : 0;
+	for (i = 0; i < BOUND_REACH; i++) {
+		uint64_t prev = at;
+		const unsigned char *p;
+		size_t len;
+
+		while (prev > s->func_start && at - prev < 15 &&
+		       !sweep_instruction_start(s, --prev))
+			;
+		if (prev == at || !sweep_instruction_start(s, prev))
+			return 0;
+		p = s->func_bytes + (prev - s->func_start);
+		len = (size_t)(at - prev);
+		if ((len == 2 && (p[0] == 0x77 || p[0] == 0x73)) ||
+		    (len == 6 && p[0] == 0x0f && (p[1] == 0x87 || p[1] == 0x83)))
+			return cmp_ending_at(s, prev, &reg, &n) && n < 4096
+				       ? n + (p[0] == 0x77 || p[1] == 0x87)
+				       : 0;
+		at = prev;
 	}
 	return 0;
 }
@@ -89,32 +211,93 @@ static bool gotoff_dispatch(const struct sweep *s, size_t k, x86_reg reg)
 /* How far back a table's lea is looked for when the history does not hold it. */
 #define TABLE_LEA_REACH 512
 
-/* The dispatch of a relative table in the two instructions before the jmp:
- * movslq (%rB,%rI,4),%rX; add %rO,%rX, then jmp *%rX (JMP_REG). B and O are the registers holding
- * the table and the address its offsets count from: the same one (GCC's usual code), or
- * two (glibc's vfprintf: offsets from a code label). */
-static bool relative_dispatch(const struct sweep *s, x86_reg jmp_reg, x86_reg *b, x86_reg *o)
-{
-	const struct recent *add = sweep_before(s, 0), *load = sweep_before(s, 1);
+/* A table of offsets read by the dispatch before jmp *%rX: in the same block, an entry
+ * loaded from (%rB,%rI,W) and a register holding the address the offsets count from added
+ * to it: movslq (%rB,%rI,4),%rX; add %rO,%rX (or the add the other way round), other
+ * instructions in between. O is B itself for a switch (offsets from the table); for
+ * computed gotos through label differences it holds a label (glibc's vfprintf:
+ * goto *(&&base + table[class])), and entries may be 2, 4 or 8 bytes wide. */
+struct offset_load {
+	size_t k;	    /* how far back the load is */
+	size_t origin_from; /* where the origin's writer is looked for */
+	x86_reg base, index, origin;
+	int64_t disp;
+	unsigned width;
+	bool unsigned_offsets;
+};
 
-	if (s->nhist < 2 || add->id != X86_INS_ADD || add->nops != 2 ||
-	    add->op[0].type != X86_OP_REG || add->op[0].reg != jmp_reg ||
-	    add->op[1].type != X86_OP_REG || load->id != X86_INS_MOVSXD || load->nops != 2 ||
-	    load->op[1].type != X86_OP_MEM || load->op[1].base == X86_REG_INVALID ||
-	    load->op[1].scale != 4 || load->op[1].disp != 0 || load->op[0].type != X86_OP_REG ||
-	    load->op[0].reg != add->op[0].reg)
+/* Whether R loads an offset entry (%rB,%rI,W) into a register: movslq, movswq, movzwl, or
+ * a mov of 8 bytes. */
+static bool loads_offset_entry(const struct recent *r, struct offset_load *d)
+{
+	const struct operand *m = &r->op[1];
+
+	if (r->nops != 2 || r->op[0].type != X86_OP_REG || m->type != X86_OP_MEM ||
+	    m->base == X86_REG_INVALID || m->base == X86_REG_RIP || m->index == X86_REG_INVALID ||
+	    m->scale != m->size)
 		return false;
-	*b = load->op[1].base;
-	*o = add->op[1].reg;
+	if (!((r->id == X86_INS_MOVSXD && m->size == 4) ||
+	      ((r->id == X86_INS_MOVSX || r->id == X86_INS_MOVZX) && m->size == 2) ||
+	      (r->id == X86_INS_MOV && m->size == 8)))
+		return false;
+	d->base = m->base;
+	d->index = m->index;
+	d->disp = m->disp;
+	d->width = m->size;
+	d->unsigned_offsets = r->id == X86_INS_MOVZX;
 	return true;
 }
 
-/* The address the nearest lea disp(%rip),REG of the history loads, or 0. */
-static uint64_t lea_in_history(const struct sweep *s, x86_reg reg)
+/* Whether the first writer of REG from K back is an offset entry load, filled in D. */
+static bool offset_load_into(const struct sweep *s, size_t k, x86_reg reg, struct offset_load *d)
 {
+	for (; k < s->nhist; k++) {
+		const struct recent *r = sweep_before(s, k);
+
+		if (ends_block(r))
+			return false;
+		if (!writes_register(r, reg))
+			continue;
+		if (!loads_offset_entry(r, d))
+			return false;
+		d->k = k;
+		return true;
+	}
+	return false;
+}
+
+static bool offset_dispatch(const struct sweep *s, x86_reg jmp_reg, struct offset_load *d)
+{
+	const struct recent *add = NULL;
 	size_t k;
 
-	for (k = 0; k < s->nhist; k++) {
+	for (k = 0; k < s->nhist && !add; k++) {
+		const struct recent *r = sweep_before(s, k);
+
+		if (ends_block(r))
+			return false;
+		if (writes_register(r, jmp_reg))
+			add = r;
+	}
+	if (!add || add->id != X86_INS_ADD || add->nops != 2 || add->op[1].type != X86_OP_REG ||
+	    same_register(add->op[1].reg, jmp_reg))
+		return false;
+	d->origin_from = k;
+	if (offset_load_into(s, k, jmp_reg, d)) {
+		d->origin = add->op[1].reg;
+		return true;
+	}
+	if (offset_load_into(s, k, add->op[1].reg, d)) {
+		d->origin = jmp_reg;
+		return true;
+	}
+	return false;
+}
+
+/* The address the nearest lea disp(%rip),REG of the history from K back loads, or 0. */
+static uint64_t lea_in_history(const struct sweep *s, size_t k, x86_reg reg)
+{
+	for (; k < s->nhist; k++) {
 		const struct recent *r = sweep_before(s, k);
 
 		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[0].type == X86_OP_REG &&
@@ -125,29 +308,157 @@ static uint64_t lea_in_history(const struct sweep *s, x86_reg reg)
 	return 0;
 }
 
-/* The table base when the lea table(%rip),%rB lies farther back than the history: GCC
- * hoists it out of a loop (glibc's vfprintf, ld.so). The nearest lea disp32(%rip),%rB
- * within TABLE_LEA_REACH bytes before the movslq, in the same function, from which the
- * instruction lengths lead exactly to the movslq, and whose address is not code; 0 when
- * there is none. */
-static uint64_t far_table_lea(const struct sweep *s, x86_reg reg)
+/* The address a lea disp32(%rip),REG at least K instructions back loads: the first writer
+ * of REG from there when the history holds one (0 when it is no such lea), else the
+ * nearest such lea farther back (far_lea); CODE: whether that address must be code of the
+ * function (a label) rather than data (a table). */
+static uint64_t far_lea(const struct sweep *s, x86_reg reg, bool code);
+
+static uint64_t register_lea(const struct sweep *s, size_t k, x86_reg reg, bool code)
 {
-	const struct recent *load = sweep_before(s, 1);
+	uint64_t v;
+
+	for (; k < s->nhist; k++) {
+		const struct recent *r = sweep_before(s, k);
+
+		if (ends_block(r))
+			break;
+		if (!writes_register(r, reg))
+			continue;
+		if (r->id == X86_INS_LEA && r->nops == 2 && r->op[1].type == X86_OP_MEM &&
+		    r->op[1].base == X86_REG_RIP && r->op[1].index == X86_REG_INVALID)
+			return r->addr + r->size + (uint64_t)r->op[1].disp;
+		return 0;
+	}
+	/* Set before the block (a loop's head): the lea the history still holds before
+	 * it, or one farther back. */
+	v = lea_in_history(s, k, reg);
+	if (!v)
+		return far_lea(s, reg, code);
+	if (code)
+		return v >= s->func_start && v < s->func_end ? v : 0;
+	return code_range_of(s->c, v) ? 0 : v;
+}
+
+/* How many classes a bounded dispatch of the file found in the class table at TABLE, or
+ * 0: the bound of a dispatch that checked the character on another path (glibc's
+ * printf_positional), or whose check lies before what the history holds. */
+static uint64_t learned_classes(const struct sweep *s, uint64_t table)
+{
+	size_t i;
+
+	for (i = 0; i < s->nclass_counts; i++)
+		if (s->class_counts[i].table == table)
+			return s->class_counts[i].count;
+	return 0;
+}
+
+static void learn_classes(struct sweep *s, uint64_t table, uint64_t count)
+{
+	size_t i;
+
+	for (i = 0; i < s->nclass_counts; i++)
+		if (s->class_counts[i].table == table) {
+			if (count > s->class_counts[i].count)
+				s->class_counts[i].count = count;
+			return;
+		}
+	if (s->nclass_counts < CLASS_TABLES)
+		s->class_counts[s->nclass_counts++] = (struct class_count){ table, count };
+}
+
+/* The entries of a table of offsets indexed by a class the code loaded from a table of
+ * bytes (or words) first: movzbl (%rT,%rJ,1),%eI; ...; movslq (%rB,%rI,4),%rX (glibc's
+ * printf: a character's class, then the state's label for the class). The bound before
+ * the dispatch is the class table's (cmp $N,%rJ; ja); the offsets table holds the largest
+ * class plus one entries. Sets *VIA_CLASSES when the index is such a class; returns 0
+ * when the count is not known. */
+static uint64_t count_by_classes(struct sweep *s, const struct offset_load *d, bool *via_classes)
+{
+	x86_reg index = d->index;
+	size_t k;
+
+	*via_classes = false;
+	for (k = d->k + 1; k < s->nhist; k++) {
+		const struct recent *r = sweep_before(s, k);
+		const struct operand *m = &r->op[1];
+		uint64_t classes, n, i, largest = 0;
+		const unsigned char *bytes;
+		unsigned char seen[4096 / 8];
+		bool strict;
+
+		if (ends_block(r))
+			return 0;
+		if (!writes_register(r, index))
+			continue;
+		/* mov %eax,%edx: the class is in the register moved */
+		if (r->id == X86_INS_MOV && r->nops == 2 && m->type == X86_OP_REG) {
+			index = m->reg;
+			continue;
+		}
+		if (r->id != X86_INS_MOVZX || r->nops != 2 || m->type != X86_OP_MEM ||
+		    (m->size != 1 && m->size != 2) || m->base == X86_REG_INVALID ||
+		    m->base == X86_REG_RIP || m->index == X86_REG_INVALID || m->scale != m->size)
+			return 0;
+		*via_classes = true;
+		classes = register_lea(s, k + 1, m->base, false);
+		if (!classes)
+			return 0;
+		classes += (uint64_t)m->disp;
+		n = bound_from_history(s, m->index);
+		strict = n != 0;
+		if (!n)
+			n = bound_before_history(s);
+		bytes = n ? elf_model_vaddr_bytes(s->c->m, classes, n * m->size) : NULL;
+		if (!bytes)
+			return learned_classes(s, classes);
+		memset(seen, 0, sizeof(seen));
+		for (i = 0; i < n; i++) {
+			uint64_t v = m->size == 1 ? bytes[i] : (uint64_t)load_le16(bytes + 2 * i);
+
+			/* as many as a cmp bound may say: a class table of words is no larger */
+			if (v >= 4096)
+				return 0;
+			if (v > largest)
+				largest = v;
+			seen[v / 8] |= (unsigned char)(1u << (v % 8));
+		}
+		/* A bound on another register is trusted where it covers every class from 0 to
+		 * the largest: bytes past a class table are no such run. */
+		for (i = 0; !strict && i <= largest; i++)
+			if (!(seen[i / 8] & (1u << (i % 8))))
+				return learned_classes(s, classes);
+		learn_classes(s, classes, largest + 1);
+		return largest + 1;
+	}
+	return 0;
+}
+
+/* The address a lea of REG loads when the lea lies farther back than the history: GCC
+ * hoists it out of a loop (glibc's vfprintf, ld.so, a computed goto's base label). The
+ * nearest lea disp32(%rip),%rB within TABLE_LEA_REACH bytes before the oldest instruction
+ * of the history, in the same function, from which the instruction lengths lead exactly
+ * to that instruction, and whose address is data (a table: a lea of a code address is
+ * something else, a label, a callback) or, with CODE, code of the function; 0 when there
+ * is none. */
+static uint64_t far_lea(const struct sweep *s, x86_reg reg, bool code)
+{
+	const struct recent *oldest = sweep_before(s, s->nhist ? s->nhist - 1 : 0);
 	int b = sweep_gpr_number(reg);
 	uint64_t lo, at;
 
-	if (b < 0 || load->addr < s->func_start + 7)
+	if (!s->nhist || b < 0 || oldest->addr < s->func_start + 7)
 		return 0;
-	lo = load->addr - s->func_start > TABLE_LEA_REACH ? load->addr - TABLE_LEA_REACH
-							  : s->func_start;
-	for (at = load->addr - 7;; at--) {
+	lo = oldest->addr - s->func_start > TABLE_LEA_REACH ? oldest->addr - TABLE_LEA_REACH
+							    : s->func_start;
+	for (at = oldest->addr - 7;; at--) {
 		const unsigned char *p = s->func_bytes + (at - s->func_start);
 
 		if (p[0] == (0x48 | (b >= 8 ? 4 : 0)) && p[1] == 0x8d &&
 		    p[2] == (0x05 | ((b & 7) << 3))) {
 			uint64_t pos = at;
 
-			while (pos < load->addr) {
+			while (pos < oldest->addr) {
 				size_t len = disasm_length(&s->d,
 							   s->func_bytes + (pos - s->func_start),
 							   (size_t)(s->func_end - pos));
@@ -156,23 +467,17 @@ static uint64_t far_table_lea(const struct sweep *s, x86_reg reg)
 					break;
 				pos += len;
 			}
-			if (pos == load->addr) {
-				uint64_t base =
-					at + 7 + (uint64_t)(int64_t)(int32_t)load_le32(p + 3);
+			if (pos == oldest->addr) {
+				uint64_t v = at + 7 + (uint64_t)(int64_t)(int32_t)load_le32(p + 3);
 
-				/* A table lies in data: a lea of a code address is something
-				 * else (a label, a callback). */
-				return code_range_of(s->c, base) ? 0 : base;
+				if (code)
+					return v >= s->func_start && v < s->func_end ? v : 0;
+				return code_range_of(s->c, v) ? 0 : v;
 			}
 		}
 		if (at == lo)
 			return 0;
 	}
-}
-
-static bool same_register(x86_reg a, x86_reg b)
-{
-	return a == b || (sweep_gpr_number(a) >= 0 && sweep_gpr_number(a) == sweep_gpr_number(b));
 }
 
 /* Whether an instruction after the K-th one back writes REG (its first operand). */
@@ -181,11 +486,7 @@ static bool written_since(const struct sweep *s, size_t k, x86_reg reg)
 	size_t j;
 
 	for (j = 0; j < k; j++) {
-		const struct recent *r = sweep_before(s, j);
-
-		if (r->nops >= 1 && r->op[0].type == X86_OP_REG &&
-		    same_register(r->op[0].reg, reg) && r->id != X86_INS_CMP &&
-		    r->id != X86_INS_TEST && r->id != X86_INS_PUSH)
+		if (writes_register(sweep_before(s, j), reg))
 			return true;
 	}
 	return false;
@@ -246,10 +547,10 @@ static bool single_entry_load(const struct sweep *s, x86_reg jmp_reg, uint64_t *
 	return false;
 }
 
-static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table *t)
+static bool recognise_table(struct sweep *s, const cs_x86 *x, struct table *t)
 {
 	const cs_x86_op *op = &x->operands[0];
-	x86_reg b, o;
+	struct offset_load d;
 	size_t k;
 
 	memset(t, 0, sizeof(*t));
@@ -257,30 +558,41 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 	    op->mem.index != X86_REG_INVALID && (unsigned)op->mem.scale == s->c->word) {
 		t->base = (uint64_t)op->mem.disp & (s->c->is64 ? ~0ull : 0xffffffffull);
 		t->entry_size = s->c->word;
-		t->count = bound_from_history(s);
+		t->count = bound_from_history(s, X86_REG_INVALID);
 		return true;
 	}
 	if (op->type != X86_OP_REG)
 		return false;
 	/* lea table(%rip),%rB; movslq (%rB,%rI,4),%rX; add %rO,%rX; jmp *%rX, with %rO
-	 * the table (%rB) or a lea origin(%rip),%rO of its own; the table's lea may lie
-	 * farther back than the history (then only with a bound: the register might have
-	 * changed in between). */
-	if (s->c->is64 && relative_dispatch(s, op->reg, &b, &o)) {
-		uint64_t base = lea_in_history(s, b), origin;
+	 * the table (%rB) or a lea label(%rip),%rO of its own; either lea may lie farther
+	 * back than the history. The bound is the index's, or, when the index is a class
+	 * read from a table of bytes, the largest class's. */
+	if (s->c->is64 && offset_dispatch(s, op->reg, &d)) {
+		uint64_t base = register_lea(s, d.k + 1, d.base, false), origin = 0;
+		bool via_classes, from_table = same_register(d.origin, d.base);
 
-		t->count = bound_from_history(s);
-		if (!base)
-			base = far_table_lea(s, b);
-		origin = o == b ? base : lea_in_history(s, o);
+		if (base)
+			origin = from_table ? base : register_lea(s, d.origin_from, d.origin, true);
 		if (base && origin && !code_range_of(s->c, base)) {
 			t->base = base;
 			t->origin = origin;
-			t->entry_size = 4;
+			t->entry_size = d.width;
+			t->unsigned_offsets = d.unsigned_offsets;
 			t->relative = true;
-			return true;
+			t->count = count_by_classes(s, &d, &via_classes);
+			if (!via_classes)
+				t->count = bound_from_history(s, X86_REG_INVALID);
+			/* Entry 0 is at the displacement when the bound counts from it; without
+			 * a bound the index may be negative (gmp's mod_34lsub1) or start high
+			 * (Free Pascal's case ranges, x86inc's widths): the table is read from
+			 * the address the lea gives, while its words are labels. */
+			if (t->count)
+				t->base += (uint64_t)d.disp;
+			/* Offsets from a label, without a bound: the tables of the next
+			 * function follow, offsets from its own label that land anywhere
+			 * in this one. Not read at all rather than read into them. */
+			return t->count || from_table;
 		}
-		t->count = 0;
 	}
 	/* Any other shape ending in jmp *%rX: the nearest lea table(%rip) of the same block
 	 * whose register is indexed (movslq (%rB,%rI,4)), added into %rX or is %rX; a lea
@@ -311,7 +623,7 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 			t->origin = t->base;
 			t->entry_size = 4;
 			t->relative = true;
-			t->count = bound_from_history(s);
+			t->count = bound_from_history(s, X86_REG_INVALID);
 			/* movslq table+N(%rip),%rX; lea table(%rip),%rO; add %rO,%rX: one entry,
 			 * the index known to the compiler */
 			if (single_entry_load(s, op->reg, &t->base))
@@ -330,11 +642,24 @@ static bool recognise_table(const struct sweep *s, const cs_x86 *x, struct table
 			t->origin = s->c->got;
 			t->entry_size = 4;
 			t->relative = true;
-			t->count = bound_from_history(s);
+			t->count = bound_from_history(s, X86_REG_INVALID);
 			return true;
 		}
 	}
 	return false;
+}
+
+/* An entry of a table of offsets, WIDTH bytes at E, sign- or zero-extended. */
+static uint64_t offset_entry(const unsigned char *e, unsigned width, bool unsigned_offsets)
+{
+	switch (width) {
+	case 2:
+		return unsigned_offsets ? load_le16(e) : (uint64_t)(int64_t)(int16_t)load_le16(e);
+	case 8:
+		return load_le64(e);
+	default:
+		return (uint64_t)(int64_t)(int32_t)load_le32(e);
+	}
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -503,7 +828,7 @@ void sweep_check_jump_table(struct sweep *s, const struct decoded *di, const cs_
 		if (!e)
 			break;
 		if (t.relative) {
-			label = t.origin + (uint64_t)(int64_t)(int32_t)load_le32(e);
+			label = t.origin + offset_entry(e, t.entry_size, t.unsigned_offsets);
 			if (!c->is64)
 				label &= 0xffffffffull;
 		} else if (code_read_word(c, t.base + i * t.entry_size, &v)) {

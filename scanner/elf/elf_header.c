@@ -5,11 +5,6 @@
 
 #include "util/byteorder.h"
 
-static uint16_t load_le16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
 /* A word: 8 bytes in ELF64, 4 in ELF32. */
 static uint64_t load_word(const unsigned char *p, bool is64)
 {
