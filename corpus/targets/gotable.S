@@ -7,7 +7,10 @@
  *     which only the table shows to be a function's entry;
  *   - c_after: the C function right after Go's text, with CFI: the word of data that
  *     holds the end of Go's text (the runtime's etext and maxpc in moduledata) points
- *     there, but no branch goes there through it: no data-pointer finding. */
+ *     there, but no branch goes there through it: no data-pointer finding;
+ *   - go_number: a word of data whose value falls inside go_first's first instruction
+ *     (a number, as restic's 0x480000 words): no data-pointer finding, stripped or
+ *     not. */
 	.text
 	.globl	main
 	.type	main, @function
@@ -53,6 +56,9 @@ c_after:
 	.globl	moduledata_etext
 moduledata_etext:
 	.quad	go_text_end
+	.globl	go_number
+go_number:
+	.quad	go_first + 1
 
 	.section .gopclntab, "a"
 	.p2align 5

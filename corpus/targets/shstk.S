@@ -376,4 +376,91 @@ pivot_after_realign:
 	ret
 	.cfi_endproc
 	.size	pivot_after_realign, . - pivot_after_realign
+/* No finding: libvpx's stack alignment: the entry %rsp copied to %rax, the stack
+ * realigned and the copy pushed; the epilogue pops the copy back into %rsp. */
+	.globl	realign_push_copy
+	.type	realign_push_copy, @function
+realign_push_copy:
+	.cfi_startproc
+	endbr64
+	mov	%rsp, %rax
+	and	$-16, %rsp
+	lea	-8(%rsp), %rsp
+	push	%rax
+	sub	$0x100, %rsp
+	movdqa	%xmm0, (%rsp)
+	add	$0x100, %rsp
+	pop	%rsp
+	ret
+	.cfi_endproc
+	.size	realign_push_copy, . - realign_push_copy
+
+/* A fiber switch (the shape of ruby's coroutine_transfer): the callee-saved registers
+ * stored below the stack pointer, the stack pointer saved through the first argument
+ * and loaded through the second, the registers reloaded from the other stack, and a ret
+ * nine instructions (39 bytes) after the pivot, to the other fiber's caller. */
+	.globl	pivot_fiber
+	.type	pivot_fiber, @function
+pivot_fiber:
+	.cfi_startproc
+	endbr64
+	sub	$0x30, %rsp
+	mov	%rbp, 0x28(%rsp)
+	mov	%rbx, 0x20(%rsp)
+	mov	%r12, 0x18(%rsp)
+	mov	%r13, 0x10(%rsp)
+	mov	%r14, 0x8(%rsp)
+	mov	%r15, (%rsp)
+	mov	%rsp, (%rdi)
+	mov	(%rsi), %rsp
+	mov	0x28(%rsp), %rbp
+	mov	0x20(%rsp), %rbx
+	mov	0x18(%rsp), %r12
+	mov	0x10(%rsp), %r13
+	mov	0x8(%rsp), %r14
+	mov	(%rsp), %r15
+	add	$0x30, %rsp
+	mov	%rdi, %rax
+	ret
+	.cfi_endproc
+	.size	pivot_fiber, . - pivot_fiber
+/* No finding: Go's systemstack: the stack switched to another one to call a function
+ * there, then switched back (the stack pointer saved in the goroutine, read through the
+ * thread's g) and a ret on the stack the function entered with, to the caller the shadow
+ * stack holds. */
+	.globl	switch_call_back
+	.type	switch_call_back, @function
+switch_call_back:
+	.cfi_startproc
+	endbr64
+	push	%rbp
+	mov	%rsp, %rbp
+	mov	%rdx, %r14
+	mov	0x38(%rdx), %rsp
+	mov	%rdi, %rdx
+	call	*(%rdi)
+	mov	%fs:-8, %rax
+	mov	0x30(%rax), %rbx
+	mov	0xc0(%rbx), %rax
+	mov	0x38(%rax), %rsp
+	mov	0x68(%rax), %rbp
+	movq	$0, 0x38(%rax)
+	pop	%rbp
+	ret
+	.cfi_endproc
+	.size	switch_call_back, . - switch_call_back
+
+/* No finding: bytes of a constant table in .text read as code (libcrypto's precomputed
+ * nistp521 points: 8b 62 01 ... c3): a write of %esp alone, which truncates the stack
+ * pointer of 64-bit code to 32 bits and no compiler emits. */
+	.globl	esp_table
+	.type	esp_table, @function
+esp_table:
+	mov	0x1(%rdx), %esp
+	test	$0x219bb72b, %eax
+	pop	%rax
+	pop	%rsi
+	ret
+	.size	esp_table, . - esp_table
+
 	.section .note.GNU-stack, "", @progbits

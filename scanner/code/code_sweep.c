@@ -107,7 +107,7 @@ static bool worth_decoding_at(struct code_ctx *c, const unsigned char *p, size_t
 		break;
 	}
 	if (c->m->e_type == ET_EXEC)
-		sweep_code_ref_absolute(c, p, i, n, addr);
+		return sweep_code_ref_absolute(c, p, i, n, addr);
 	return false;
 }
 
@@ -353,7 +353,9 @@ static void on_instruction(const struct decoded *di, void *ctx)
 	if (s->vsys_left)
 		s->vsys_left--;
 	/* Last: it decodes ahead with the same decoder, which X points into. */
-	if (x && di->insn->id == X86_INS_LEA && s->c->is64)
+	if (x && s->c->is64 &&
+	    (di->insn->id == X86_INS_LEA ||
+	     (di->insn->id == X86_INS_MOV && s->c->m->e_type == ET_EXEC)))
 		sweep_check_code_ref_flow(s, di, x);
 }
 

@@ -10,7 +10,9 @@
 #include "code/code_context.h"
 #include "code/disasm.h"
 
-#define HISTORY 8
+/* The instructions the checks see before the current one: a fiber switch moves %rsp
+ * nine instructions before its ret (sweep_returns.c). */
+#define HISTORY 12
 
 /* The part of an operand the checks look at. */
 struct operand {
@@ -129,9 +131,13 @@ bool sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, si
 			uint64_t addr);
 /* At a decoded lea label(%rip),%reg (64-bit) whose label is code but no function start
  * or PLT entry: a target when the label is an instruction start the address of which
- * is stored, passed or branched to, or a global label not only compared or offset. */
+ * is stored, passed or branched to, or a global label not only compared or offset. The
+ * same for mov $label,%reg in a position-dependent program. */
 void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const cs_x86 *x);
-void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+/* In a position-dependent file: push/mov of an absolute code address at P[I]; returns
+ * whether a mov $imm32,%reg of other code is worth decoding (sweep_check_code_ref_flow
+ * then follows the register). */
+bool sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			     uint64_t addr);
 
 /* Where a code address goes (sweep_address_flow.c). */
@@ -146,5 +152,9 @@ enum address_use sweep_address_use(struct sweep *s, uint64_t after, x86_reg reg)
 /* Whether ADDR starts an instruction, measured from its function's start (or, far from
  * one, from a window before it). */
 bool sweep_code_instruction_start(struct sweep *s, uint64_t addr);
+/* The same, and ADDR starts a block only a branch reaches: 16-aligned, after padding, or
+ * after a ret, jmp, ud2, hlt, int3 or nop. An immediate of a position-dependent program
+ * is as often a number; one that lands on an instruction start mid-run is a number. */
+bool sweep_code_block_start(struct sweep *s, uint64_t addr);
 
 #endif

@@ -174,6 +174,64 @@ enum address_use sweep_address_use(struct sweep *s, uint64_t after, x86_reg reg)
 	return f.used ? ADDRESS_NOT_TARGET : ADDRESS_UNKNOWN;
 }
 
+/* Whether the instruction at P (N bytes) ends a straight run of code, after which
+ * only a branch arrives: ret, jmp, ud2, hlt, int3, or a nop of padding. */
+static bool ends_run(const unsigned char *p, size_t n)
+{
+	while (n > 1 && ((*p & 0xf0) == 0x40 || *p == 0x66 || *p == 0x2e || *p == 0x3e ||
+			 *p == 0xf2 || *p == 0xf3))
+		p++, n--; /* REX, operand size, segment, bnd and rep prefixes */
+	switch (p[0]) {
+	case 0xc3:
+	case 0xc2:
+	case 0xe9:
+	case 0xeb:
+	case 0xcc:
+	case 0xf4:
+	case 0x90:
+		return true;
+	case 0x0f:
+		return n >= 2 && (p[1] == 0x0b || p[1] == 0x1f); /* ud2, nopl */
+	case 0xff:
+		return n >= 2 && ((p[1] >> 3) & 7) >= 4 && ((p[1] >> 3) & 7) <= 5; /* jmp * */
+	default:
+		return false;
+	}
+}
+
+bool sweep_code_block_start(struct sweep *s, uint64_t addr)
+{
+	const struct exec_range *r = code_range_of(s->c, addr);
+	uint64_t from = code_function_start(s->c, addr);
+	const unsigned char *p;
+	size_t avail, at = 0, stop, prev = SIZE_MAX;
+
+	if (!r)
+		return false;
+	if (!from || from < r->addr || addr - from > START_KNOWN_REACH)
+		from = addr - r->addr > START_RESYNC_WINDOW ? addr - START_RESYNC_WINDOW : r->addr;
+	p = code_bytes(s->c, from, &avail);
+	if (!p)
+		return false;
+	stop = (size_t)(addr - from);
+	while (at < stop && at < avail) {
+		size_t len;
+
+		if (p[at] == 0 && at + 1 < avail && p[at + 1] == 0) { /* zero padding */
+			while (at < stop && p[at] == 0)
+				at++;
+			prev = SIZE_MAX;
+			continue;
+		}
+		len = disasm_length(&s->d, p + at, avail - at);
+		prev = at;
+		at += len ? len : 1;
+	}
+	if (at != stop)
+		return false;
+	return addr % 16 == 0 || prev == SIZE_MAX || ends_run(p + prev, stop - prev);
+}
+
 bool sweep_code_instruction_start(struct sweep *s, uint64_t addr)
 {
 	const struct exec_range *r = code_range_of(s->c, addr);

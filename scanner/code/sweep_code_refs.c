@@ -131,12 +131,48 @@ bool sweep_code_ref_lea(struct code_ctx *c, const unsigned char *p, size_t i, si
 	return false;
 }
 
+/* Whether ADDR lies inside a function an FDE describes (past its start): compiled code
+ * whose labels no immediate names (node's V8 passes opcodes such as 0xc00118 that land
+ * there); the labels immediates name are in hand-written code without CFI. */
+static bool inside_fde(const struct code_ctx *c, uint64_t addr)
+{
+	size_t k = code_fdes_upto(c, addr);
+
+	return k && addr - c->fdes[k - 1].start < c->fdes[k - 1].size;
+}
+
+/* At a decoded mov $imm,%reg of a position-dependent program whose immediate is code but
+ * no function start, PLT entry or global label (those count by their bytes alone,
+ * sweep_code_ref_absolute): a target when the immediate starts a block of code
+ * (sweep_code_block_start: node's and busybox's numbers land on instruction starts
+ * too) and is stored, passed or branched to (valgrind's mov $label,%rdi; call). */
+static void check_code_ref_immediate(struct sweep *s, const struct decoded *di, const cs_x86 *x)
+{
+	const cs_x86_op *dst = &x->operands[0], *src = &x->operands[1];
+	uint64_t v;
+
+	if (x->op_count != 2 || dst->type != X86_OP_REG || src->type != X86_OP_IMM ||
+	    src->imm <= 0 || src->imm > UINT32_MAX)
+		return;
+	v = (uint64_t)src->imm;
+	if (!exec_address(s->c, v) || is_function_or_plt(s->c, v) || kernel_entry(s->c, v) ||
+	    global_label_at(s->c, v) || inside_fde(s->c, v))
+		return;
+	if (sweep_address_use(s, di->addr + di->size, dst->reg) == ADDRESS_TARGET &&
+	    sweep_code_block_start(s, v))
+		code_add_target(s->c, v, VIA_CODE_REF, di->addr);
+}
+
 void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const cs_x86 *x)
 {
 	const cs_x86_op *dst = &x->operands[0], *src = &x->operands[1];
 	enum address_use use;
 	uint64_t v;
 
+	if (di->insn->id == X86_INS_MOV) {
+		check_code_ref_immediate(s, di, x);
+		return;
+	}
 	if (x->op_count != 2 || dst->type != X86_OP_REG || src->type != X86_OP_MEM ||
 	    src->mem.base != X86_REG_RIP || src->mem.index != X86_REG_INVALID)
 		return;
@@ -158,10 +194,11 @@ void sweep_check_code_ref_flow(struct sweep *s, const struct decoded *di, const 
 		code_add_target(s->c, v, VIA_CODE_REF, di->addr);
 }
 
-void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
+bool sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t i, size_t n,
 			     uint64_t addr)
 {
 	uint8_t b = p[i];
+	bool decode = false;
 
 	/* Position-dependent code (the caller checks) names functions by absolute
 	 * address: mov $func, %reg (b8+r), push $func, and mov $func to a register or to
@@ -171,9 +208,14 @@ void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t 
 		code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
 	if (i + 5 <= n && b >= 0xb8 && b <= 0xbf && exec_address(c, load_le32(p + i + 1))) {
 		int rexb = c->is64 && i >= 1 && (p[i - 1] & 0xf0) == 0x40 ? p[i - 1] & 1 : 0;
+		uint64_t v = load_le32(p + i + 1);
 
-		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3)))
-			code_address_taken(c, load_le32(p + i + 1), addr + i, p + i + 5, n - i - 5);
+		if (!subtracts_code_address(c, p, i + 5, n, (b & 7) | (rexb << 3))) {
+			code_address_taken(c, v, addr + i, p + i + 5, n - i - 5);
+			/* other code: the flow of the register decides, decoded */
+			decode = c->is64 && !is_function_or_plt(c, v) && !global_label_at(c, v) &&
+				 !kernel_entry(c, v);
+		}
 	}
 	if (b == 0xc7 && i + 2 < n && ((p[i + 1] >> 3) & 7) == 0) {
 		size_t operand = modrm_operand_length(p + i + 1, n - i - 1);
@@ -183,7 +225,14 @@ void sweep_code_ref_absolute(struct code_ctx *c, const unsigned char *p, size_t 
 		/* mov $imm32,%reg (mod 3) followed by a sub: a size, as above */
 		if (operand && at + 4 <= n && exec_address(c, load_le32(p + at)) &&
 		    !((p[i + 1] >> 6) == 3 &&
-		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3))))
-			code_address_taken(c, load_le32(p + at), addr + i, p + at + 4, n - at - 4);
+		      subtracts_code_address(c, p, at + 4, n, (p[i + 1] & 7) | (rexb << 3)))) {
+			uint64_t v = load_le32(p + at);
+
+			code_address_taken(c, v, addr + i, p + at + 4, n - at - 4);
+			/* mov $label,%rdi (48 c7 c7): into a register, followed as above */
+			decode |= c->is64 && (p[i + 1] >> 6) == 3 && !is_function_or_plt(c, v) &&
+				  !global_label_at(c, v) && !kernel_entry(c, v);
+		}
 	}
+	return decode;
 }

@@ -6,8 +6,9 @@
 #include "code/sweep.h"
 
 /* How far before a ret the byte scan looks for a move into %rsp: the check reads up to
- * four instructions back (six pops and a mov with SIB and disp32 fit). */
-#define RSP_WRITE_REACH 24
+ * HISTORY instructions back, and a fiber switch reloads six registers from the other
+ * stack between the move and its ret (ruby's coroutine_transfer: 39 bytes). */
+#define RSP_WRITE_REACH 48
 
 /* Whether the ret at P[I] follows a push, a store to (%rsp), or a write of %rsp with only
  * pops in between: the shapes the shadow-stack checks look for. */
@@ -125,19 +126,111 @@ static bool rsp_saved_in_slot(const struct sweep *s, int64_t disp, uint64_t end)
 	return false;
 }
 
-/* Whether an instruction of the function before END is push %rsp (54): the stack
- * pointer saved at the top of the stack, where a frame pointer set next keeps it
- * (push %rsp; mov %rsp,%rbp; and $-32,%rsp ... mov %rbp,%rsp; pop %rsp). Only at the
- * instruction starts measured so far: 54 is a common byte inside other instructions. */
+/* How many instructions after a copy of %rsp into a register rsp_pushed looks for the
+ * push of that register (libvpx: mov %rsp,%rax; and; lea; push %rax). */
+#define COPY_PUSH_REACH 6
+
+/* Whether the code at P[I] (N bytes on) pushes general register REG within
+ * COPY_PUSH_REACH instructions, measured from I. */
+static bool pushes_soon(const struct sweep *s, const unsigned char *p, size_t i, size_t n, int reg)
+{
+	int k;
+
+	for (k = 0; k < COPY_PUSH_REACH && i < n; k++) {
+		size_t len = disasm_length(&s->d, p + i, n - i);
+		bool rex_b = p[i] == 0x41;
+
+		if (!len)
+			return false;
+		if (len == 1u + rex_b && p[i + rex_b] == (0x50 | (reg & 7)) && rex_b == (reg >= 8))
+			return true;
+		i += len;
+	}
+	return false;
+}
+
+/* Whether the function pushed the stack pointer or a copy of it before END: push %rsp
+ * (54) at an instruction start the sweep measured, the stack pointer saved at the top of
+ * the stack, where a frame pointer set next keeps it (push %rsp; mov %rsp,%rbp;
+ * and $-32,%rsp ... mov %rbp,%rsp; pop %rsp; 54 alone is a common byte inside other
+ * instructions); or mov %rsp,%reg and a push of that register a few instructions later
+ * (libvpx's stack alignment: mov %rsp,%rax; and $-16,%rsp; lea -8(%rsp),%rsp; push %rax
+ * ... add $0x100,%rsp; pop %rsp; ret), found by its bytes as rsp_saved_in_slot does:
+ * hand-written kernels are long, and the sweep measures only around its candidates. */
 static bool rsp_pushed(const struct sweep *s, uint64_t end)
 {
 	const unsigned char *p = s->func_bytes;
 	size_t len = (size_t)(end - s->func_start), i;
 
-	for (i = len > SLOT_STORE_REACH ? len - SLOT_STORE_REACH : 0; i < len; i++)
+	for (i = len > SLOT_STORE_REACH ? len - SLOT_STORE_REACH : 0; i < len; i++) {
 		if (p[i] == 0x54 && sweep_instruction_start(s, s->func_start + i))
 			return true;
+		/* REX.W 89 /r (11 100 reg) or 8b /r (11 reg 100): mov %rsp,%reg */
+		if (s->c->is64 && i + 3 <= len && (p[i] & 0xfa) == 0x48 &&
+		    ((p[i + 1] == 0x89 && (p[i + 2] & 0xf8) == 0xe0 && !(p[i] & 4)) ||
+		     (p[i + 1] == 0x8b && (p[i + 2] & 0xc7) == 0xc4 && !(p[i] & 1)))) {
+			int reg = p[i + 1] == 0x89 ? (p[i + 2] & 7) | (p[i] & 1 ? 8 : 0)
+						   : ((p[i + 2] >> 3) & 7) | (p[i] & 4 ? 8 : 0);
+
+			if (reg != 4 && pushes_soon(s, p, i + 3, len, reg))
+				return true;
+		}
+	}
 	return false;
+}
+
+/* How far before the write of %rsp rsp_switched_back reads: Go's systemstack switches
+ * 41 bytes before it switches back. */
+#define SWITCH_BACK_REACH 256
+
+/* Whether the instruction at P (N bytes) loads %rsp from a register or memory:
+ * REX.W 8b /r with reg %rsp, or REX.W 89 /r with r/m %rsp (mod 11); not from the frame
+ * pointer (mov %rbp,%rsp: 89 ec, 8b e5), which restores the frame. */
+static bool loads_rsp(const unsigned char *p, size_t n)
+{
+	return n >= 3 && (p[0] & 0xf8) == 0x48 && p[2] != 0xec && p[2] != 0xe5 &&
+	       ((p[1] == 0x8b && (p[2] & 0x38) == 0x20 && !(p[0] & 4)) ||
+		(p[1] == 0x89 && (p[2] & 0xc7) == 0xc4 && !(p[0] & 1)));
+}
+
+/* Whether the instruction at P (N bytes) is a call: e8 rel32, or ff /2. */
+static bool is_call(const unsigned char *p, size_t n)
+{
+	if (n >= 1 && (p[0] & 0xf0) == 0x40)
+		p++, n--;
+	return (n >= 1 && p[0] == 0xe8) || (n >= 2 && p[0] == 0xff && (p[1] & 0x38) == 0x10);
+}
+
+/* Whether the write of %rsp at AT goes back to the stack the function entered with: an
+ * earlier load of %rsp switched to another stack, and a call ran there (Go's
+ * systemstack: mov 0x38(%rdx),%rsp; call *%rdi; ... mov 0x38(%rax),%rsp; pop %rbp;
+ * ret). The ret then returns where its call came from, as the shadow stack expects. */
+static bool rsp_switched_back(const struct sweep *s, uint64_t at)
+{
+	const unsigned char *p = s->func_bytes;
+	size_t end = (size_t)(at - s->func_start), i;
+	bool switched = false, called = false;
+
+	if (!s->c->is64)
+		return false;
+	/* From the first instruction start the sweep measured in reach (Go's functions
+	 * have no FDE: the sweep's "function" is often its whole text); the walk must
+	 * land on AT, or it is out of step. */
+	for (i = end > SWITCH_BACK_REACH ? end - SWITCH_BACK_REACH : 0;
+	     i < end && !sweep_instruction_start(s, s->func_start + i); i++)
+		;
+	while (i < end) {
+		size_t len = disasm_length(&s->d, p + i, end - i);
+
+		if (!len)
+			return false;
+		if (loads_rsp(p + i, len))
+			switched = true;
+		else if (switched && is_call(p + i, len))
+			called = true;
+		i += len;
+	}
+	return called && i == end;
 }
 
 /* %rsp as a stack pointer of the file's class. In 64-bit code a write of %esp alone
@@ -159,11 +252,14 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 		       (r->nops > 1 && src->type == X86_OP_REG && is_class_rsp(s, src->reg));
 	switch (r->id) {
 	case X86_INS_MOV:
-		/* (mov %rbp,%rsp is restores_frame(), which check_ret stops at first) */
-		return d->type == X86_OP_REG && is_rsp(d->reg) &&
+		/* (mov %rbp,%rsp is restores_frame(), which check_ret stops at first; a
+		 * write of %esp alone in 64-bit code is data read as code, as for xchg) */
+		return d->type == X86_OP_REG && is_class_rsp(s, d->reg) &&
 		       !(src->type == X86_OP_REG && rsp_saved_in(s, src->reg, r->addr)) &&
 		       !(src->type == X86_OP_MEM && is_rsp(src->base) &&
-			 src->index == X86_REG_INVALID && rsp_saved_in_slot(s, src->disp, r->addr));
+			 src->index == X86_REG_INVALID &&
+			 rsp_saved_in_slot(s, src->disp, r->addr)) &&
+		       !rsp_switched_back(s, r->addr);
 	case X86_INS_POP:
 		/* pop %rsp loads (%rsp): a restore when a copy of %rsp was put there
 		 * (libjpeg-turbo's SIMD epilogue: mov %rbp,%rsp; pop %rsp; pop %rbp; ret) */
@@ -174,13 +270,22 @@ static bool writes_rsp(const struct sweep *s, const struct recent *r)
 	}
 }
 
-/* leave, or mov %rbp,%rsp: the stack pointer taken back from the frame pointer. */
+static bool is_rbp(x86_reg r)
+{
+	return r == X86_REG_RBP || r == X86_REG_EBP;
+}
+
+/* leave, mov %rbp,%rsp, or lea disp(%rbp),%rsp: the stack pointer taken back from the
+ * frame pointer (gcc's epilogue after a variable-length array, lea -0x28(%rbp),%rsp,
+ * follows the array's own mov -0x60(%rbp),%rsp). */
 static bool restores_frame(const struct recent *r)
 {
 	return r->id == X86_INS_LEAVE ||
 	       (r->id == X86_INS_MOV && r->nops == 2 && r->op[0].type == X86_OP_REG &&
-		is_rsp(r->op[0].reg) && r->op[1].type == X86_OP_REG &&
-		(r->op[1].reg == X86_REG_RBP || r->op[1].reg == X86_REG_EBP));
+		is_rsp(r->op[0].reg) && r->op[1].type == X86_OP_REG && is_rbp(r->op[1].reg)) ||
+	       (r->id == X86_INS_LEA && r->nops == 2 && r->op[0].type == X86_OP_REG &&
+		is_rsp(r->op[0].reg) && r->op[1].type == X86_OP_MEM && is_rbp(r->op[1].base) &&
+		r->op[1].index == X86_REG_INVALID);
 }
 
 static bool stores_to_return_slot(const struct recent *r)
@@ -249,7 +354,7 @@ void sweep_check_ret(struct sweep *s, const struct decoded *di)
 			     "ret: the shadow stack still holds the original");
 		return;
 	}
-	for (k = 0; k < s->nhist && k < 4; k++) {
+	for (k = 0; k < s->nhist; k++) {
 		/* A call returned here, or the frame pointer put the stack pointer back:
 		 * whatever %rsp held before does not reach this ret. */
 		/* Nor does anything before a jmp or ret: another path, or another

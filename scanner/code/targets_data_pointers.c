@@ -15,6 +15,8 @@
  *     word pointing into the middle of a function was, in every case seen, a string or
  *     a number, never a pointer: compiled code takes mid-function addresses only in
  *     jump tables (recovered by the sweep) and computed-goto tables;
+ *   - in Go's text (.gopclntab): an instruction start in the decoding from the entry of
+ *     the Go function around it (Go's jump tables hold labels beside labels);
  *   - code nothing describes (stripped hand-written code, GHC's code after its info
  *     tables): kept, as before.
  * And in every case but the first, the word must not be text: a word of printable ASCII
@@ -281,6 +283,25 @@ static bool pointer_company(const struct code_ctx *c, const struct pointer_word 
 /* Walks the words in value order, measuring instructions forward from the enclosing
  * function's start once per function, and adds each word the evidence allows (see the
  * head of this file). */
+/* The entry of the Go function V lies in (Go's table, .gopclntab), or 0 when V is not
+ * in Go's text. */
+static uint64_t go_entry_upto(const struct code_ctx *c, uint64_t v)
+{
+	size_t lo = 0, hi = c->go.nentries;
+
+	if (!c->go.nentries || !c->go.end || v < c->go.entries[0] || v >= c->go.end)
+		return 0;
+	while (hi - lo > 1) { /* the last entry <= V */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->go.entries[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return c->go.entries[lo];
+}
+
 static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
 {
 	struct disasm d;
@@ -290,7 +311,7 @@ static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
 
 	qsort(found->w, found->n, sizeof(*found->w), by_value);
 	for (i = 0; i < found->n; i++) {
-		uint64_t v = found->w[i].value, start;
+		uint64_t v = found->w[i].value, start, go;
 		const unsigned char *p;
 		size_t avail;
 
@@ -302,13 +323,18 @@ static void add_pointer_targets(struct code_ctx *c, struct pointer_words *found)
 			continue;
 		if (!opened && !(opened = disasm_open(&d, c->is64)))
 			return;
-		start = enclosing_start(c, v);
+		/* Go's text: its table gives the function around V, whose decoding V
+		 * must be an instruction start of (restic's words such as 0x480000 are
+		 * numbers that fall there); Go's own jump tables, words beside labels,
+		 * need no function pointer beside them */
+		go = go_entry_upto(c, v);
+		start = go ? go : enclosing_start(c, v);
 		if (!start) {
 			if (!in_padding(c, &d, previous_end(c, v), v))
 				code_add_target(c, v, VIA_DATA_POINTER, found->w[i].addr);
 			continue;
 		}
-		if (!pointer_company(c, &found->w[i]))
+		if (!go && !pointer_company(c, &found->w[i]))
 			continue;
 		if (start != func) {
 			func = start;
