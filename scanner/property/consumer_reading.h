@@ -8,10 +8,12 @@
 #include <stdint.h>
 
 struct consumer_reading {
-	bool sees_note;	  /* the consumer finds a note where it looks */
-	bool accepted;	  /* read without rejection (kernel) or not ignored (glibc) */
-	int error;	  /* kernel: the exec error (ENOEXEC, EIO), else 0 */
-	const char *rule; /* why it rejected or ignored, or NULL */
+	bool sees_note;	      /* the consumer finds a note where it looks */
+	bool reads_note;      /* it read a GNU property note, the one at NOTE_OFFSET */
+	uint64_t note_offset; /* the file offset of that note's header */
+	bool accepted;	      /* read without rejection (kernel) or not ignored (glibc) */
+	int error;	      /* kernel: the exec error (ENOEXEC, EIO), else 0 */
+	const char *rule;     /* why it rejected or ignored, or NULL */
 	char detail[160];
 	bool has_feature_1_and, has_isa_1_needed;
 	uint32_t feature_1_and, isa_1_needed;

@@ -26,7 +26,9 @@ enum glibc_property_state { STATE_UNKNOWN, STATE_NONE, STATE_VALID };
 struct glibc_sim {
 	enum glibc_property_state state;
 	uint32_t feature_1_and, isa_1_needed, needed_1;
-	const char *rule; /* first reason it gave up, for the report */
+	bool took_note;
+	uint64_t note_offset; /* file offset of the property note it took */
+	const char *rule;     /* first reason it gave up, for the report */
 	char detail[160];
 };
 
@@ -202,6 +204,8 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 			return;
 		}
 		s->state = STATE_NONE;
+		s->took_note = true;
+		s->note_offset = (uint64_t)(mem - m->data) + v.offset;
 		if (!descsz_ok(s, &v, word))
 			return;
 		do {
@@ -235,6 +239,8 @@ void property_glibc_read(const struct elf_model *m, struct consumer_reading *r)
 				r->sees_note = true;
 		}
 	}
+	r->reads_note = s.took_note;
+	r->note_offset = s.note_offset;
 	r->accepted = s.rule == NULL;
 	r->rule = s.rule;
 	snprintf(r->detail, sizeof(r->detail), "%s", s.detail);
