@@ -100,6 +100,26 @@ static const unsigned char *segment_memory(const struct elf_model *m, const GElf
 	return elf_model_vaddr_bytes(m, ph->p_vaddr, ph->p_memsz);
 }
 
+/* True when PH lies wholly in the zeros a PT_LOAD maps past its p_filesz: ld.so reads
+ * them like any other memory, finds no note there, and is done. */
+static bool segment_in_zero_fill(const struct elf_model *m, const GElf_Phdr *ph)
+{
+	size_t i;
+
+	if (ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
+		return false;
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *l = &m->phdrs[i];
+
+		if (l->p_type == PT_LOAD && l->p_filesz < l->p_memsz &&
+		    l->p_vaddr + l->p_memsz >= l->p_vaddr &&
+		    ph->p_vaddr >= l->p_vaddr + l->p_filesz &&
+		    ph->p_vaddr + ph->p_memsz <= l->p_vaddr + l->p_memsz)
+			return true;
+	}
+	return false;
+}
+
 static bool descsz_ok(struct glibc_sim *s, const struct elf_note_view *v, unsigned word)
 {
 	if (v->descsz < 8 || v->descsz % word != 0) {
@@ -181,8 +201,11 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 	if (s->state != STATE_UNKNOWN)
 		return;
 	mem = segment_memory(m, ph);
-	if (!mem)
+	if (!mem) {
+		if (ph->p_align == word && segment_in_zero_fill(m, ph))
+			s->state = STATE_NONE;
 		return;
+	}
 	if (ph->p_align != word) {
 		/* Skipped whole; worth naming only when it holds the property note. */
 		while (note_next(mem, ph->p_memsz, 4, &pos, &v))
