@@ -77,11 +77,15 @@ static inline uint64_t lo_le(const unsigned char *p, unsigned n)
 	return v;
 }
 
+static inline struct lo_phdr lo_phdr(const struct lo_elf *e, unsigned i);
+
 /* The headers as the kernel takes them: little-endian, its class's program header size,
- * the table inside the file. */
+ * the table inside the file, every PT_LOAD inside the user address space (x86-64's
+ * 47 bits, i386's 32: a larger or wrapping one fails the exec). */
 static inline bool lo_open(struct lo_elf *e, const unsigned char *d, uint64_t size)
 {
-	uint64_t phentsize;
+	uint64_t phentsize, top;
+	unsigned i;
 
 	if (size < 64 || memcmp(d, "\177ELF", 4) != 0 || d[5] != 1 || (d[4] != 1 && d[4] != 2))
 		return false;
@@ -93,8 +97,17 @@ static inline bool lo_open(struct lo_elf *e, const unsigned char *d, uint64_t si
 	e->phoff = e->is64 ? lo_le(d + 32, 8) : lo_le(d + 28, 4);
 	phentsize = lo_le(d + (e->is64 ? 54 : 42), 2);
 	e->phnum = (uint16_t)lo_le(d + (e->is64 ? 56 : 44), 2);
-	return phentsize == (e->is64 ? 56u : 32u) && e->phoff <= size &&
-	       (uint64_t)e->phnum * phentsize <= size - e->phoff;
+	if (phentsize != (e->is64 ? 56u : 32u) || e->phoff > size ||
+	    (uint64_t)e->phnum * phentsize > size - e->phoff)
+		return false;
+	top = e->is64 ? (uint64_t)1 << 47 : (uint64_t)1 << 32;
+	for (i = 0; i < e->phnum; i++) {
+		struct lo_phdr ph = lo_phdr(e, i);
+
+		if (ph.type == LO_PT_LOAD && (ph.vaddr > top || ph.memsz > top - ph.vaddr))
+			return false;
+	}
+	return true;
 }
 
 static inline struct lo_phdr lo_phdr(const struct lo_elf *e, unsigned i)
