@@ -45,7 +45,7 @@
 #define LO_ISA_1_NEEDED 0xc0008002u
 #define LO_1_NEEDED 0xb0008000u
 #define LO_KERNEL_NOTE_MAX 1024 /* the note buffer of parse_elf_properties() */
-#define LO_WALK_MAX 100000	/* notes walked before the oracle gives up judging */
+#define LO_WALK_MAX 256		/* notes walked before the oracle gives up judging */
 
 struct lo_elf {
 	const unsigned char *d;
