@@ -81,7 +81,8 @@ static inline struct lo_phdr lo_phdr(const struct lo_elf *e, unsigned i);
 
 /* The headers as the kernel takes them: little-endian, its class's program header size,
  * the table inside the file, every PT_LOAD inside the user address space (x86-64's
- * 47 bits, i386's 32: a larger or wrapping one fails the exec). */
+ * 47 bits, i386's 32: a larger or wrapping one fails the exec) and mapped by mmap
+ * (p_vaddr and p_offset equal modulo the page: else the exec or ld.so fails). */
 static inline bool lo_open(struct lo_elf *e, const unsigned char *d, uint64_t size)
 {
 	uint64_t phentsize, top;
@@ -104,7 +105,8 @@ static inline bool lo_open(struct lo_elf *e, const unsigned char *d, uint64_t si
 	for (i = 0; i < e->phnum; i++) {
 		struct lo_phdr ph = lo_phdr(e, i);
 
-		if (ph.type == LO_PT_LOAD && (ph.vaddr > top || ph.memsz > top - ph.vaddr))
+		if (ph.type == LO_PT_LOAD &&
+		    (ph.vaddr > top || ph.memsz > top - ph.vaddr || (ph.vaddr - ph.offset) % 4096))
 			return false;
 	}
 	return true;
