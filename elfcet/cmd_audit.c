@@ -55,9 +55,12 @@ static void audit_help(FILE *out)
 		"                         a K, M, G or T suffix counts in powers of 1024)\n"
 		"      --max-members=N    files, directories and links of one .deb (default %" PRIu64
 		")\n"
+		"      --max-elf-size=SIZE\n"
+		"                         data of one ELF file in a .deb, held in memory to be\n"
+		"                         audited (default 2G); a larger one is not audited\n"
 		"  -h, --help             this help\n\n"
 		"Exit status: 0 nothing at or above --fail-on; 1 findings at or above it;\n"
-		"2 usage error, a file that could not be read, or a .deb over a limit.\n",
+		"2 usage error, a file that could not be read or audited, or a .deb over a limit.\n",
 		rules_default_dir(), DEB_DEFAULT_MAX_MEMBERS);
 }
 
@@ -191,6 +194,7 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "max-unpacked", required_argument, NULL, 'U' },
 		{ "max-members", required_argument, NULL, 'M' },
+		{ "max-elf-size", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -258,6 +262,15 @@ static int parse_options(struct audit_cli *cli, int argc, char **argv)
 				return -1;
 			}
 			break;
+		case 'E':
+			if (!parse_limit(optarg, true, &cli->deb_limits.max_elf_size)) {
+				fprintf(stderr,
+					"elfcet audit: --max-elf-size takes a size of 1 "
+					"or more (bytes, or with K, M, G or T), not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
 		case 'h':
 			audit_help(stdout);
 			exit(EXIT_CLEAN);
@@ -276,7 +289,8 @@ int cmd_audit(int argc, char **argv)
 {
 	struct audit_cli cli = {
 		.fail_on = SEVERITY_ERROR,
-		.deb_limits = { DEB_DEFAULT_MAX_UNPACKED, DEB_DEFAULT_MAX_MEMBERS },
+		.deb_limits = { DEB_DEFAULT_MAX_UNPACKED, DEB_DEFAULT_MAX_MEMBERS,
+				DEB_DEFAULT_MAX_ELF_SIZE },
 	};
 	struct audit_options opt;
 	struct path_list files;

@@ -16,12 +16,19 @@ struct package_audit {
 };
 
 static void audit_member(const struct deb_package *pkg, const char *install_path,
-			 const unsigned char *image, size_t size, void *ctx)
+			 const unsigned char *image, size_t size, const char *refused, void *ctx)
 {
 	struct package_audit *pa = ctx;
 	struct file_report rep;
 
-	audit_image(install_path, image, size, pa->opt, &rep);
+	if (refused) { /* not read: named as a file that could not be */
+		memset(&rep, 0, sizeof(rep));
+		rep.path = xstrdup(install_path);
+		rep.status = REPORT_ERROR;
+		rep.message = xstrdup(refused);
+	} else {
+		audit_image(install_path, image, size, pa->opt, &rep);
+	}
 	rep.package = xstrdup(pkg->name);
 	rep.package_version = xstrdup(pkg->version);
 	rep.package_file = xstrdup(pa->path);
@@ -31,7 +38,8 @@ static void audit_member(const struct deb_package *pkg, const char *install_path
 void audit_package(const char *path, const struct audit_options *opt, audit_sink_fn sink, void *ctx)
 {
 	static const struct deb_limits defaults = { DEB_DEFAULT_MAX_UNPACKED,
-						    DEB_DEFAULT_MAX_MEMBERS };
+						    DEB_DEFAULT_MAX_MEMBERS,
+						    DEB_DEFAULT_MAX_ELF_SIZE };
 	struct package_audit pa = { path, opt, sink, ctx };
 	struct elfcet_error err;
 

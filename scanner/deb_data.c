@@ -4,13 +4,15 @@
  * A member is read in the blocks libarchive hands out, each at its offset in the file:
  * a file that is not ELF is left after its first bytes, and an ELF file is laid into an
  * anonymous mapping of its size, where the holes of a sparse member, and the blocks of
- * zeros of any member, stay untouched pages that read as zeros and take no memory. */
+ * zeros of any member, stay untouched pages that read as zeros and take no memory. An
+ * ELF member whose data would take more than the package's limit is not read at all. */
 #include "config.h"
 
 #include "deb_data.h"
 #include "util/xalloc.h"
 
 #include <elf.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -43,12 +45,33 @@ static bool all_zero(const unsigned char *p, size_t len)
 	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
 }
 
-/* Reads the current member of A, SIZE bytes, into *IMAGE when it starts with the ELF
- * magic (else *IMAGE stays NULL and the rest is left unread). 0, or -1 with ERR. */
-static int read_elf_member(struct archive *a, uint64_t size, unsigned char **image,
-			   struct elfcet_error *err)
+/* The bytes member E stores: its size, less the holes of a sparse member. */
+static uint64_t stored_bytes(struct archive_entry *e, uint64_t size)
+{
+	la_int64_t off, len;
+	uint64_t sum = 0;
+
+	if (archive_entry_sparse_reset(e) <= 0)
+		return size;
+	while (archive_entry_sparse_next(e, &off, &len) == ARCHIVE_OK)
+		if (len > 0)
+			sum = (uint64_t)len > UINT64_MAX - sum ? UINT64_MAX : sum + (uint64_t)len;
+	return sum < size ? sum : size;
+}
+
+enum member_read { MEMBER_READ, MEMBER_REFUSED, MEMBER_FAILED };
+
+/* Reads the current member E of A, SIZE bytes, into *IMAGE when it starts with the ELF
+ * magic (else *IMAGE stays NULL and the rest is left unread). An ELF member storing more
+ * than MAX_ELF bytes is refused at its first block, and one whose blocks other than
+ * zeros come to more (a sparse map that lied) as soon as they do: MEMBER_REFUSED with
+ * ERR saying why, the rest left unread. MEMBER_FAILED with ERR on a read error. */
+static enum member_read read_elf_member(struct archive *a, struct archive_entry *e, uint64_t size,
+					uint64_t max_elf, unsigned char **image,
+					struct elfcet_error *err)
 {
 	unsigned char magic[SELFMAG] = { 0 }, *map = NULL;
+	uint64_t taken = 0; /* bytes copied into the image: the memory it takes */
 	const void *buf;
 	size_t len;
 	la_int64_t off;
@@ -56,9 +79,9 @@ static int read_elf_member(struct archive *a, uint64_t size, unsigned char **ima
 
 	*image = NULL;
 	if (size < SELFMAG)
-		return 0;
+		return MEMBER_READ;
 	while ((r = archive_read_data_block(a, &buf, &len, &off)) == ARCHIVE_OK) {
-		uint64_t at = (uint64_t)off;
+		uint64_t at = (uint64_t)off, stored;
 
 		if (off < 0 || at > size || len > size - at) {
 			error_set(err, "data past the member's size");
@@ -71,18 +94,35 @@ static int read_elf_member(struct archive *a, uint64_t size, unsigned char **ima
 			if (at + len < SELFMAG)
 				continue;
 			if (memcmp(magic, ELFMAG, SELFMAG) != 0)
-				return 0;
+				return MEMBER_READ;
+			stored = stored_bytes(e, size);
+			if (stored > max_elf) {
+				error_set(err,
+					  "an ELF file of %" PRIu64 " bytes of data, more than "
+					  "%" PRIu64 " (--max-elf-size): not audited",
+					  stored, max_elf);
+				return MEMBER_REFUSED;
+			}
 			map = map_image(size);
 			if (!map) {
-				error_set(err, "out of memory for a %llu-byte file",
-					  (unsigned long long)size);
-				return -1;
+				error_set(err, "out of memory for a %" PRIu64 "-byte file", size);
+				return MEMBER_FAILED;
 			}
 			memcpy(map, magic, SELFMAG);
 		}
 		/* A run of zeros costs a tiny package nothing: it must not cost memory. */
-		if (!all_zero(buf, len))
+		if (!all_zero(buf, len)) {
+			taken += len;
+			if (taken > max_elf) {
+				munmap(map, (size_t)size);
+				error_set(err,
+					  "an ELF file of more than %" PRIu64
+					  " bytes of data (--max-elf-size): not audited",
+					  max_elf);
+				return MEMBER_REFUSED;
+			}
 			memcpy(map + at, buf, len);
+		}
 	}
 	if (r != ARCHIVE_EOF) {
 		deb_fail(err, "cannot read", a);
@@ -93,11 +133,11 @@ static int read_elf_member(struct archive *a, uint64_t size, unsigned char **ima
 		goto fail;
 	}
 	*image = map;
-	return 0;
+	return MEMBER_READ;
 fail:
 	if (map)
 		munmap(map, (size_t)size);
-	return -1;
+	return MEMBER_FAILED;
 }
 
 /* ERR's text under "MEMBER: " (and "ENTRY: " when not NULL). */
@@ -130,12 +170,21 @@ int deb_read_data(struct deb_reader *r, struct archive *a, const char *member,
 		    !archive_entry_size_is_set(e) || archive_entry_size(e) <= 0)
 			continue;
 		size = (uint64_t)archive_entry_size(e);
-		if (read_elf_member(a, size, &image, err) != 0)
+		switch (read_elf_member(a, e, size, r->limits->max_elf_size, &image, err)) {
+		case MEMBER_FAILED:
 			return fail_in(err, member, name);
+		case MEMBER_REFUSED:
+			path = install_path(name);
+			fn(pkg, path, NULL, (size_t)size, err->text, ctx);
+			free(path);
+			continue;
+		case MEMBER_READ:
+			break;
+		}
 		if (!image)
 			continue;
 		path = install_path(name);
-		fn(pkg, path, image, (size_t)size, ctx);
+		fn(pkg, path, image, (size_t)size, NULL, ctx);
 		free(path);
 		munmap(image, (size_t)size);
 	}

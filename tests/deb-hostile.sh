@@ -5,7 +5,8 @@
 #   - a package without ELF files is an empty, valid report in every format;
 #   - member names are bytes, whatever the locale (pax names in UTF-8 and not);
 #   - only dpkg's compressions, decoded in process: never an external program;
-#   - bounded: a sparse multi-GiB ELF member, the caps on unpacked bytes and members,
+#   - bounded: a sparse multi-GiB ELF member, the caps on unpacked bytes, members and
+#     one ELF member's data (a large member that is not zeros),
 #     JSON Lines streamed for a package of many members;
 #   - separate debug files are not-applicable; errors name the package and the member.
 set -uo pipefail
@@ -287,6 +288,56 @@ else
 fi
 rm -f "$work/zrun_1.0-1_amd64.deb"
 
+# An ELF member that is large and not zeros: the magic, then 2 GiB and 64 KiB of 'A'
+# (what a file of real code or data would be), a program after it, in a data.tar.zst of
+# a few hundred KB written here as a stream. It was laid into memory whole (2 GB peak
+# RSS); over --max-elf-size (default 2G) it is named, not read, and the package's other
+# files are audited.
+python3 - "$work/prog" <<'EOF2' | zstd -q -1 -T1 -o "$work/huge.tar.zst"
+import sys, tarfile
+prog, chunk = open(sys.argv[1], "rb").read(), 64 << 20
+out = sys.stdout.buffer
+huge = tarfile.TarInfo("./usr/bin/huge")
+huge.size = 32 * chunk + 65536
+out.write(huge.tobuf(format=tarfile.GNU_FORMAT))
+out.write(b"\x7fELF" + b"A" * (chunk - 4))
+block = b"A" * chunk
+for _ in range(31):
+    out.write(block)
+out.write(b"A" * 65536)
+after = tarfile.TarInfo("./usr/bin/prog")
+after.size = len(prog)
+out.write(after.tobuf(format=tarfile.GNU_FORMAT) + prog + bytes(-len(prog) % 512 + 1024))
+EOF2
+make_deb "$work/huge_1.0-1_amd64.deb" huge "" "raw:$work/huge.tar.zst:data.tar.zst"
+rm -f "$work/huge.tar.zst"
+size=$(stat -c %s "$work/huge_1.0-1_amd64.deb")
+/usr/bin/time -f '%e %U %M' -o "$work/time" timeout 300 "$elfcet" audit -q --fail-on=never \
+	--format=jsonl "$work/huge_1.0-1_amd64.deb" >"$work/h.jsonl" 2>"$work/h.err"
+rc=$?
+read -r wall cpu rss < <(tail -n 1 "$work/time")
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/h.err")" -eq 1 ] &&
+	grep -q '^elfcet: .*huge_1.0-1_amd64.deb: /usr/bin/huge: an ELF file of 2147549184 bytes of data, more than 2147483648 (--max-elf-size): not audited$' "$work/h.err" &&
+	[ "$(jq -r 'select(.verdicts) | .path' "$work/h.jsonl")" = /usr/bin/prog ] &&
+	[ "$rss" -le "$rss_limit" ]; then
+	pass "2 GiB of 'A' after the ELF magic in a $size-byte package: refused, the program after it audited, ${wall} s (${cpu} s CPU), peak RSS $((rss / 1024)) MB: $(cat "$work/h.err")"
+else
+	failed "2 GiB of 'A' after the ELF magic: exit $rc, peak RSS $((rss / 1024)) MB (limit $((rss_limit / 1024))), ${wall} s, $(head -c 300 "$work/h.err")"
+fi
+rm -f "$work/huge_1.0-1_amd64.deb"
+# A lower cap: a 16 KB program over --max-elf-size=4K is refused, in text and JSON.
+"$elfcet" audit -q --max-elf-size=4K "$work/c-zst.deb" >"$work/l.out" 2>"$work/l.err"
+rc=$?
+"$elfcet" audit -q --max-elf-size=4K --format=json "$work/c-zst.deb" >"$work/l.json" 2>/dev/null
+jrc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$work/l.out" ] && [ "$(wc -l <"$work/l.err")" -eq 1 ] &&
+	grep -q 'c-zst.deb: /usr/bin/prog: an ELF file of [0-9]* bytes of data, more than 4096 (--max-elf-size)' "$work/l.err" &&
+	[ "$jrc" -eq 2 ] && jq -e '.errors[0].path == "/usr/bin/prog" and (.errors[0].message | test("max-elf-size"))' "$work/l.json" >/dev/null; then
+	pass "--max-elf-size=4K: $(cat "$work/l.err")"
+else
+	failed "--max-elf-size=4K: exit $rc (JSON $jrc), $(head -c 300 "$work/l.err" "$work/l.json")"
+fi
+
 # A dictionary of 4 GiB asked for by the member's header (data.tar.lzma: the header's
 # dictionary size; data.tar.xz: its block's LZMA2 properties), 320 MiB of
 # zeros after it: the decoder fills its dictionary as it unpacks, so memory grew with
@@ -327,7 +378,8 @@ for ext in lzma xz; do
 	fi
 done
 rm -f "$work"/bigdict*
-for bad in --max-unpacked=0 --max-unpacked=12X --max-members=-1 --max-members=; do
+for bad in --max-unpacked=0 --max-unpacked=12X --max-members=-1 --max-members= \
+	--max-elf-size=0 --max-elf-size=1Q; do
 	"$elfcet" audit -q "$bad" "$work/c-gz.deb" >/dev/null 2>"$work/u.err"
 	rc=$?
 	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/u.err")" -eq 1 ] &&

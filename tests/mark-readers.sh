@@ -8,7 +8,8 @@
 # - an i386 PT_NOTE whose p_memsz (0x80000000) differs from its p_filesz: ld.so walks
 #   the notes by p_memsz, so they may not be moved or cut (SIGSEGV at start);
 # - a copy of /usr/bin/true whose DT_PLTRELSZ reaches past .rela.plt into the zero
-#   padding the note would go to: ld.so would apply the note's bytes as relocations.
+#   padding the note would go to: ld.so would apply the note's bytes as relocations;
+# - a PT_NOTE whose p_vaddr maps other notes than its p_offset holds: ld.so reads memory.
 # Each original runs; each result of mark either runs the same or was refused.
 . "$(dirname "$0")/mark-prologue.sh"
 : "${top_builddir:?}"
@@ -96,6 +97,24 @@ printf 'int main(void) { return 0; }\n' >"$work/h.c"
 gcc -m32 -O2 "$work/h.c" -o "$work/h32"
 "$hostile" set-phdr 4 memsz 0x80000000 "$work/h32" "$work/note-memsz"
 marks "i386 PT_NOTE with p_memsz 0x80000000" "$work/note-memsz" either
+
+# The property note's PT_NOTE mapped (p_vaddr) over the build-id notes: ld.so reads those
+# and no marking, so the note must be given a PT_NOTE it reads. The plan once took the
+# note for read where it lies in the file, changed it there, and mark's check of the
+# result refused the file.
+gcc -O2 -fcf-protection -Wl,-z,shstk "$work/h.c" -o "$work/h64"
+prop=$(readelf -lW "$work/h64" | awk '$1 == "GNU_PROPERTY" { print $2 }')
+check "the first PT_NOTE holds the property note" \
+	test "$(readelf -lW "$work/h64" | awk '$1 == "NOTE" { print $2; exit }')" = "$prop"
+ids=$(readelf -lW "$work/h64" | awk -v p="$prop" '$1 == "NOTE" && $2 != p { print $3; exit }')
+"$hostile" set-phdr 4 vaddr "$ids" "$work/h64" "$work/note-vaddr"
+marks "x86-64 PT_NOTE mapped over other notes" "$work/note-vaddr" marked
+if ! cmp -s "$work/note-vaddr" "$work/try"; then
+	read -r noff nva < <(readelf -lW "$work/try" | awk '$1 == "NOTE" && $NF == "0x8" { print $2, $3; exit }')
+	poff=$(readelf -lW "$work/try" | awk '$1 == "GNU_PROPERTY" { print $2 }')
+	check "marked; ld.so's PT_NOTE maps the note (offset $noff, address $nva; note at $poff)" \
+		test "$((noff))" -eq "$((poff))" -a "$((nva))" -eq "$((poff))"
+fi
 
 # DT_PLTRELSZ two entries past .rela.plt, into the padding after the segment, on a copy
 # of /usr/bin/true (lazy binding rejects the zero entries: run with LD_BIND_NOW=1).

@@ -147,22 +147,20 @@ bool note_header_left_empty(const struct property_note *note)
 	return note->source == PROPERTY_SOURCE_PT_GNU_PROPERTY && note->container_size == 0;
 }
 
-/* True when a PT_NOTE that glibc 2.36's ld.so reads (p_align the word size) holds NOTE:
- * the only header through which it sees an object's marking. */
-static bool note_read_by_glibc(const struct elf_model *m, const struct property_note *note)
+/* True when the loaders read NOTE itself, as the consumers' models say: the note ld.so
+ * takes and, for a file the kernel starts, the note the kernel reads at exec. Only then
+ * does a change made to NOTE where it is take effect. */
+static bool loaders_read_note(const struct elf_model *m, const struct property_note *note)
 {
-	uint64_t word = m->elf_class == ELFCLASS64 ? 8 : 4;
-	uint64_t end = note->note_offset + NOTE_HEADER_SIZE + note->descsz;
-	size_t i;
+	struct consumer_reading glibc, kernel;
 
-	for (i = 0; i < m->phnum; i++) {
-		const GElf_Phdr *ph = &m->phdrs[i];
-
-		if (ph->p_type == PT_NOTE && ph->p_align == word &&
-		    ph->p_offset <= note->note_offset && ph->p_filesz >= end - ph->p_offset)
-			return true;
-	}
-	return false;
+	property_glibc_read(m, &glibc);
+	if (!glibc.reads_note || glibc.note_offset != note->note_offset)
+		return false;
+	if (!property_kernel_reads_own_note(m))
+		return true;
+	property_kernel_read(m, &kernel);
+	return kernel.reads_note && kernel.note_offset == note->note_offset;
 }
 
 int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
@@ -186,11 +184,7 @@ int mark_plan_make(const struct elf_model *m, const struct mark_request *req,
 	}
 	if (found && check_note(m, &note, &old_desc, err) != 0)
 		return -1;
-	/* Visible to both who read it: the kernel (PT_GNU_PROPERTY; only for files it reads
-	 * at exec) and ld.so (PT_NOTE). */
-	visible = found && note_read_by_glibc(m, &note) &&
-		  (note.source == PROPERTY_SOURCE_PT_GNU_PROPERTY ||
-		   !property_kernel_reads_own_note(m));
+	visible = found && loaders_read_note(m, &note);
 	plan->old_present = note.has_feature_1_and;
 	plan->old_bits = note.has_feature_1_and ? note.feature_1_and : 0;
 	plan->new_bits = (plan->old_bits | req->set) & ~req->clear;

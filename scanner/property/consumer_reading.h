@@ -8,9 +8,11 @@
 #include <stdint.h>
 
 struct consumer_reading {
-	bool sees_note; /* the consumer finds a note where it looks */
-	bool accepted;	/* read without rejection (kernel) or not ignored (glibc) */
-	int error;	/* kernel: the exec error (ENOEXEC, EIO), else 0 */
+	bool sees_note;	      /* the consumer finds a note where it looks */
+	bool reads_note;      /* it read a GNU property note, the one at NOTE_OFFSET */
+	uint64_t note_offset; /* the file offset of that note's header */
+	bool accepted;	      /* read without rejection (kernel) or not ignored (glibc) */
+	int error;	      /* kernel: the exec error (ENOEXEC, EIO), else 0 */
 	/* kernel: a kernel that offers no user CET feature (no CET in the CPU, or both
 	 * no_user_ibt and no_user_shstk) ignores the note instead of failing the exec */
 	bool ignored_without_user_cet;

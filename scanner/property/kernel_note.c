@@ -122,6 +122,8 @@ void kernel_note_read(const unsigned char *file, uint64_t file_size, uint64_t of
 		return;
 	}
 	data = file + offset;
+	r->reads_note = true;
+	r->note_offset = offset;
 	namesz = load_le32(data);
 	descsz = load_le32(data + 4);
 	type = load_le32(data + 8);

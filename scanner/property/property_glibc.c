@@ -26,7 +26,9 @@ enum glibc_property_state { STATE_UNKNOWN, STATE_NONE, STATE_VALID };
 struct glibc_sim {
 	enum glibc_property_state state;
 	uint32_t feature_1_and, isa_1_needed, needed_1;
-	const char *rule; /* first reason it gave up, for the report */
+	bool took_note;
+	uint64_t note_offset; /* file offset of the property note it took */
+	const char *rule;     /* first reason it gave up, for the report */
 	char detail[160];
 };
 
@@ -96,6 +98,26 @@ static const char *bad_size_rule(uint32_t type)
 static const unsigned char *segment_memory(const struct elf_model *m, const GElf_Phdr *ph)
 {
 	return elf_model_vaddr_bytes(m, ph->p_vaddr, ph->p_memsz);
+}
+
+/* True when PH lies wholly in the zeros a PT_LOAD maps past its p_filesz: ld.so reads
+ * them like any other memory, finds no note there, and is done. */
+static bool segment_in_zero_fill(const struct elf_model *m, const GElf_Phdr *ph)
+{
+	size_t i;
+
+	if (ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
+		return false;
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *l = &m->phdrs[i];
+
+		if (l->p_type == PT_LOAD && l->p_filesz < l->p_memsz &&
+		    l->p_vaddr + l->p_memsz >= l->p_vaddr &&
+		    ph->p_vaddr >= l->p_vaddr + l->p_filesz &&
+		    ph->p_vaddr + ph->p_memsz <= l->p_vaddr + l->p_memsz)
+			return true;
+	}
+	return false;
 }
 
 static bool descsz_ok(struct glibc_sim *s, const struct elf_note_view *v, unsigned word)
@@ -179,8 +201,11 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 	if (s->state != STATE_UNKNOWN)
 		return;
 	mem = segment_memory(m, ph);
-	if (!mem)
+	if (!mem) {
+		if (ph->p_align == word && segment_in_zero_fill(m, ph))
+			s->state = STATE_NONE;
 		return;
+	}
 	if (ph->p_align != word) {
 		/* Skipped whole; worth naming only when it holds the property note. */
 		while (note_next(mem, ph->p_memsz, 4, &pos, &v))
@@ -202,6 +227,8 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 			return;
 		}
 		s->state = STATE_NONE;
+		s->took_note = true;
+		s->note_offset = (uint64_t)(mem - m->data) + v.offset;
 		if (!descsz_ok(s, &v, word))
 			return;
 		do {
@@ -235,6 +262,8 @@ void property_glibc_read(const struct elf_model *m, struct consumer_reading *r)
 				r->sees_note = true;
 		}
 	}
+	r->reads_note = s.took_note;
+	r->note_offset = s.note_offset;
 	r->accepted = s.rule == NULL;
 	r->rule = s.rule;
 	snprintf(r->detail, sizeof(r->detail), "%s", s.detail);

@@ -39,7 +39,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* Every byte of the image is read, so that ASan sees a mapping shorter than SIZE. */
 static void audit_member(const struct deb_package *pkg, const char *install_path,
-			 const unsigned char *image, size_t size, void *ctx)
+			 const unsigned char *image, size_t size, const char *refused, void *ctx)
 {
 	struct audit_options opt = { .rules = &rules };
 	struct file_report rep;
@@ -48,6 +48,8 @@ static void audit_member(const struct deb_package *pkg, const char *install_path
 
 	(void)pkg;
 	(void)ctx;
+	if (refused)
+		return;
 	for (i = 0; i < size; i += 4096)
 		sum ^= image[i];
 	sum ^= image[size - 1];
@@ -58,7 +60,7 @@ static void audit_member(const struct deb_package *pkg, const char *install_path
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* Small limits keep one input under the harness' second. */
-	struct deb_limits limits = { 4 << 20, 4096 };
+	struct deb_limits limits = { 4 << 20, 4096, 1 << 20 };
 	struct elfcet_error err;
 
 	if (ftruncate(fd, 0) != 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
