@@ -209,8 +209,7 @@ static int checkpoint_restore_configured(void)
 {
 	unsigned int size = 0;
 
-	return prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE, (unsigned long)&size, 0, 0) == 0 &&
-	       size > 0;
+	return prctl(PR_SET_MM, PR_SET_MM_MAP_SIZE, (unsigned long)&size, 0, 0) == 0 && size > 0;
 }
 
 /* ARCH_X86_CET_WRSS and ARCH_X86_CET_UNLOCK from the task itself */
@@ -238,7 +237,8 @@ static void test_arch_prctl(void)
 	errno = 0;
 	r = arch_prctl(ARCH_X86_CET_UNLOCK, 0);
 	err = errno;
-	check_failed_with("shstk.prctl.unlock_self_refused", r, err, unlock_exists ? EPERM : EINVAL);
+	check_failed_with("shstk.prctl.unlock_self_refused", r, err,
+			  unlock_exists ? EPERM : EINVAL);
 
 	/*
 	 * 0x3005-0x3007 were the legacy-bitmap calls of the out-of-tree CET
@@ -344,7 +344,7 @@ static void test_ptrace(void)
 	r = ptrace(PTRACE_ARCH_PRCTL_REQ, pid, (void *)0, (void *)ARCH_X86_CET_UNLOCK);
 	err = errno;
 	check_failed_with("shstk.ptrace.unlock_no_cpu", r, err,
-		    cet_kernel && checkpoint_restore_configured() ? EOPNOTSUPP : EINVAL);
+			  cet_kernel && checkpoint_restore_configured() ? EOPNOTSUPP : EINVAL);
 	end_child(pid);
 }
 
