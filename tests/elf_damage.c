@@ -47,6 +47,19 @@ static uint64_t ph_offset(struct image *im, size_t i)
 	return im->elf_class == 64 ? load_le64(phdr(im, i) + 8) : load_le32(phdr(im, i) + 4);
 }
 
+static uint64_t ph_vaddr(struct image *im, size_t i)
+{
+	return im->elf_class == 64 ? load_le64(phdr(im, i) + 16) : load_le32(phdr(im, i) + 8);
+}
+
+static void ph_set_vaddr(struct image *im, size_t i, uint64_t v)
+{
+	if (im->elf_class == 64)
+		store_le64(phdr(im, i) + 16, v);
+	else
+		store_le32(phdr(im, i) + 8, (uint32_t)v);
+}
+
 static void ph_set_type(struct image *im, size_t i, uint32_t type)
 {
 	store_le32(phdr(im, i), type);
@@ -143,13 +156,23 @@ static void damage(struct image *im, const char *kind)
 		ph_set_align(im, find_phdr(im, PT_GNU_PROPERTY), 4);
 	} else if (strcmp(kind, "pt-note-only") == 0) {
 		ph_set_type(im, find_phdr(im, PT_GNU_PROPERTY), PT_NULL);
+	} else if (strcmp(kind, "pt-note-elsewhere") == 0) {
+		/* The note's PT_NOTE maps, in memory, the file's other notes instead. */
+		size_t own = find_covering_note(im), i;
+
+		for (i = 0; i < im->phnum; i++)
+			if (i != own && ph_type(im, i) == PT_NOTE)
+				break;
+		if (i == im->phnum)
+			die("pt-note-elsewhere needs a second PT_NOTE");
+		ph_set_vaddr(im, own, ph_vaddr(im, i));
 	} else if (strcmp(kind, "section-only") == 0) {
 		ph_set_type(im, find_covering_note(im), PT_NULL);
 		ph_set_type(im, find_phdr(im, PT_GNU_PROPERTY), PT_NULL);
 	} else {
 		die("unknown kind (unsorted duplicate feature-size bad-name bad-type "
 		    "descsz-overrun datasz-overrun padding-overrun header-short too-large "
-		    "truncated misaligned pt-note-only section-only)");
+		    "truncated misaligned pt-note-only pt-note-elsewhere section-only)");
 	}
 }
 

@@ -184,6 +184,10 @@ static bool marking_damaged(const struct file_report *audit, const struct proble
 	size_t i;
 
 	for (i = 0; i < audit->problems.count; i++) {
+		/* A sound note that ld.so's PT_NOTE misses is no damage: the plan gives it a
+		 * PT_NOTE the loaders read (mark_plan_make's loaders_read_note). */
+		if (strcmp(audit->problems.items[i].rule, "property-pt-note-elsewhere") == 0)
+			continue;
 		if (audit->problems.items[i].severity == SEVERITY_ERROR) {
 			*which = &audit->problems.items[i];
 			return true;

@@ -50,6 +50,13 @@ void property_check(const struct elf_model *m, const struct rule_set *rules,
 	if (!rep->glibc.accepted && rep->glibc.rule)
 		add(problems, rules, rep->glibc.rule, CONSUMER_GLIBC, rep->glibc.detail,
 		    "ld.so ignores the marking");
+	/* ld.so read a PT_NOTE, found nothing wrong in it and lost the marking all the same:
+	 * what it read in memory is not the note (a section-only note is named below). */
+	if (!rep->glibc.accepted && !rep->glibc.rule && rep->glibc.sees_note &&
+	    rep->note.source != PROPERTY_SOURCE_SECTION)
+		add(problems, rules, "property-pt-note-elsewhere", CONSUMER_GLIBC,
+		    "the PT_NOTE ld.so reads holds no property note",
+		    "ld.so never sees the marking");
 
 	switch (rep->note.source) {
 	case PROPERTY_SOURCE_PT_NOTE:
