@@ -204,6 +204,14 @@ static int check_notes(const struct elf_model *before, const struct elf_model *a
 		return error_set(err, "ISA_1_NEEDED would change");
 	property_kernel_read(after, &kernel);
 	property_glibc_read(after, &glibc);
+	if (glibc.faults) {
+		struct consumer_reading old_glibc;
+
+		property_glibc_read(before, &old_glibc);
+		if (!old_glibc.faults)
+			return error_set(err, "ld.so would read a PT_NOTE that no PT_LOAD maps "
+					      "(SIGSEGV at start)");
+	}
 	if (plan->new_present && !property_loaders_read(property_kernel_reads_own_note(after),
 							&kernel, &glibc, plan->new_bits))
 		return error_set(err,

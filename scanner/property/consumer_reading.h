@@ -16,6 +16,7 @@ struct consumer_reading {
 	/* kernel: a kernel that offers no user CET feature (no CET in the CPU, or both
 	 * no_user_ibt and no_user_shstk) ignores the note instead of failing the exec */
 	bool ignored_without_user_cet;
+	bool faults;	  /* glibc: ld.so reads a PT_NOTE no PT_LOAD maps: SIGSEGV at start */
 	const char *rule; /* why it rejected or ignored, or NULL */
 	char detail[160];
 	bool has_feature_1_and, has_isa_1_needed;

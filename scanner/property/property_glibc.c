@@ -27,6 +27,7 @@ struct glibc_sim {
 	enum glibc_property_state state;
 	uint32_t feature_1_and, isa_1_needed, needed_1;
 	bool took_note;
+	bool faults;	      /* it read a PT_NOTE that no PT_LOAD maps */
 	uint64_t note_offset; /* file offset of the property note it took */
 	const char *rule;     /* first reason it gave up, for the report */
 	char detail[160];
@@ -120,6 +121,27 @@ static bool segment_in_zero_fill(const struct elf_model *m, const GElf_Phdr *ph)
 	return false;
 }
 
+/* True when no PT_LOAD maps the page of VADDR: reading there faults. */
+static bool vaddr_unmapped(const struct elf_model *m, uint64_t vaddr)
+{
+	const uint64_t page = 4096;
+	size_t i;
+
+	for (i = 0; i < m->phnum; i++) {
+		const GElf_Phdr *l = &m->phdrs[i];
+		uint64_t start = l->p_vaddr & ~(page - 1), end = l->p_vaddr + l->p_memsz;
+
+		if (l->p_type != PT_LOAD)
+			continue;
+		if (end < l->p_vaddr || end > UINT64_MAX - page)
+			return false; /* wraps: no claim */
+		end = (end + page - 1) & ~(page - 1);
+		if (vaddr >= start && vaddr < end)
+			return false;
+	}
+	return true;
+}
+
 static bool descsz_ok(struct glibc_sim *s, const struct elf_note_view *v, unsigned word)
 {
 	if (v->descsz < 8 || v->descsz % word != 0) {
@@ -204,6 +226,12 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 	if (!mem) {
 		if (ph->p_align == word && segment_in_zero_fill(m, ph))
 			s->state = STATE_NONE;
+		/* ld.so reads the first header when the segment has room for one. */
+		if (ph->p_align == word && ph->p_memsz > 12 /* ElfW(Nhdr) */ &&
+		    vaddr_unmapped(m, ph->p_vaddr)) {
+			s->state = STATE_NONE;
+			s->faults = true;
+		}
 		return;
 	}
 	if (ph->p_align != word) {
@@ -262,6 +290,7 @@ void property_glibc_read(const struct elf_model *m, struct consumer_reading *r)
 				r->sees_note = true;
 		}
 	}
+	r->faults = s.faults;
 	r->reads_note = s.took_note;
 	r->note_offset = s.note_offset;
 	r->accepted = s.rule == NULL;
