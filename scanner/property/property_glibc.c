@@ -101,26 +101,6 @@ static const unsigned char *segment_memory(const struct elf_model *m, const GElf
 	return elf_model_vaddr_bytes(m, ph->p_vaddr, ph->p_memsz);
 }
 
-/* True when PH lies wholly in the zeros a PT_LOAD maps past its p_filesz: ld.so reads
- * them like any other memory, finds no note there, and is done. */
-static bool segment_in_zero_fill(const struct elf_model *m, const GElf_Phdr *ph)
-{
-	size_t i;
-
-	if (ph->p_vaddr + ph->p_memsz < ph->p_vaddr)
-		return false;
-	for (i = 0; i < m->phnum; i++) {
-		const GElf_Phdr *l = &m->phdrs[i];
-
-		if (l->p_type == PT_LOAD && l->p_filesz < l->p_memsz &&
-		    l->p_vaddr + l->p_memsz >= l->p_vaddr &&
-		    ph->p_vaddr >= l->p_vaddr + l->p_filesz &&
-		    ph->p_vaddr + ph->p_memsz <= l->p_vaddr + l->p_memsz)
-			return true;
-	}
-	return false;
-}
-
 /* True when no PT_LOAD maps the page of VADDR: reading there faults. */
 static bool vaddr_unmapped(const struct elf_model *m, uint64_t vaddr)
 {
@@ -224,13 +204,13 @@ static void read_pt_note(const struct elf_model *m, const GElf_Phdr *ph, unsigne
 		return;
 	mem = segment_memory(m, ph);
 	if (!mem) {
-		if (ph->p_align == word && segment_in_zero_fill(m, ph))
+		/* ld.so decides at the first PT_NOTE of the word's alignment, whatever it
+		 * finds there (zeros, bytes past a segment's file contents): none of it is
+		 * a note the model can vouch for. It faults where no PT_LOAD maps the page
+		 * and the segment has room for a note header. */
+		if (ph->p_align == word) {
 			s->state = STATE_NONE;
-		/* ld.so reads the first header when the segment has room for one. */
-		if (ph->p_align == word && ph->p_memsz > 12 /* ElfW(Nhdr) */ &&
-		    vaddr_unmapped(m, ph->p_vaddr)) {
-			s->state = STATE_NONE;
-			s->faults = true;
+			s->faults = ph->p_memsz > 12 && vaddr_unmapped(m, ph->p_vaddr);
 		}
 		return;
 	}
