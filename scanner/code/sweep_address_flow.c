@@ -199,13 +199,19 @@ static bool ends_run(const unsigned char *p, size_t n)
 	}
 }
 
-bool sweep_code_block_start(struct sweep *s, uint64_t addr)
+/* Decodes from the start of ADDR's function (or a resync window before it) up to ADDR.
+ * True when an instruction starts at ADDR; then *BYTES is the code from that start, *STOP
+ * ADDR's offset in it and *PREV the offset of the instruction before ADDR (SIZE_MAX after
+ * zero padding or when there is none). */
+static bool walk_to(struct sweep *s, uint64_t addr, const unsigned char **bytes, size_t *stop,
+		    size_t *prev)
 {
 	const struct exec_range *r = code_range_of(s->c, addr);
 	uint64_t from = code_function_start(s->c, addr);
 	const unsigned char *p;
-	size_t avail, at = 0, stop, prev = SIZE_MAX;
+	size_t avail, at = 0;
 
+	*prev = SIZE_MAX;
 	if (!r)
 		return false;
 	if (!from || from < r->addr || addr - from > START_KNOWN_REACH)
@@ -213,50 +219,38 @@ bool sweep_code_block_start(struct sweep *s, uint64_t addr)
 	p = code_bytes(s->c, from, &avail);
 	if (!p)
 		return false;
-	stop = (size_t)(addr - from);
-	while (at < stop && at < avail) {
+	*bytes = p;
+	*stop = (size_t)(addr - from);
+	while (at < *stop && at < avail) {
 		size_t len;
 
 		if (p[at] == 0 && at + 1 < avail && p[at + 1] == 0) { /* zero padding */
-			while (at < stop && p[at] == 0)
+			while (at < *stop && p[at] == 0)
 				at++;
-			prev = SIZE_MAX;
+			*prev = SIZE_MAX;
 			continue;
 		}
 		len = disasm_length(&s->d, p + at, avail - at);
-		prev = at;
+		*prev = at;
 		at += len ? len : 1;
 	}
-	if (at != stop)
+	return at == *stop;
+}
+
+bool sweep_code_block_start(struct sweep *s, uint64_t addr)
+{
+	const unsigned char *p;
+	size_t stop, prev;
+
+	if (!walk_to(s, addr, &p, &stop, &prev))
 		return false;
 	return addr % 16 == 0 || prev == SIZE_MAX || ends_run(p + prev, stop - prev);
 }
 
 bool sweep_code_instruction_start(struct sweep *s, uint64_t addr)
 {
-	const struct exec_range *r = code_range_of(s->c, addr);
-	uint64_t from = code_function_start(s->c, addr);
 	const unsigned char *p;
-	size_t avail, at = 0, stop;
+	size_t stop, prev;
 
-	if (!r)
-		return false;
-	if (!from || from < r->addr || addr - from > START_KNOWN_REACH)
-		from = addr - r->addr > START_RESYNC_WINDOW ? addr - START_RESYNC_WINDOW : r->addr;
-	p = code_bytes(s->c, from, &avail);
-	if (!p)
-		return false;
-	stop = (size_t)(addr - from);
-	while (at < stop && at < avail) {
-		size_t len;
-
-		if (p[at] == 0 && at + 1 < avail && p[at + 1] == 0) { /* zero padding */
-			while (at < stop && p[at] == 0)
-				at++;
-			continue;
-		}
-		len = disasm_length(&s->d, p + at, avail - at);
-		at += len ? len : 1;
-	}
-	return at == stop;
+	return walk_to(s, addr, &p, &stop, &prev);
 }
